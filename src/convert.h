@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The conversion pipeline: perf.data records -> samples of the selected
+ * event that pass the filters -> stacks summed per process -> the
+ * gperftools profile of one process, with its mappings.
+ */
+#ifndef P2G_CONVERT_H
+#define P2G_CONVERT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "addrspace.h"
+#include "error.h"
+#include "perfdata.h"
+#include "profile.h"
+#include "stacktab.h"
+
+struct convert_opts {
+	const char *event;	/* event name, or NULL for the first */
+	const int32_t *pids;	/* keep only these processes */
+	size_t npids;
+	const int32_t *tids;	/* keep only these threads */
+	size_t ntids;
+	const char *comm;	/* keep only threads with this command */
+	uint64_t period_us;	/* 0: derive from the event */
+	bool no_fixup;		/* write stacks without leaf copies */
+	/* Called every so often with the bytes read so far. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+};
+
+struct convert_stats {
+	uint64_t records;
+	uint64_t samples;		/* all samples in the file */
+	uint64_t samples_event;		/* of the selected event */
+	uint64_t samples_filtered;	/* dropped by --pid/--tid/--comm */
+	uint64_t samples_used;		/* in the profile */
+	uint64_t samples_other_process;	/* of processes not written */
+	uint64_t samples_empty;		/* no usable frame at all */
+	uint64_t zero_frames;		/* address-0 frames dropped */
+	uint64_t markers;		/* context markers removed */
+	uint64_t kernel_frames;
+	uint64_t stacks;		/* distinct stacks written */
+	uint64_t max_depth;
+	uint64_t lost;			/* events the kernel lost */
+	uint64_t unknown_id;		/* samples matching no event */
+	size_t processes;		/* processes with samples */
+	int32_t pid;			/* the process written */
+	char comm[32];
+	uint64_t period_us;
+	bool period_guessed;		/* the event gave no time period */
+	const struct perf_attr *event;	/* the event converted */
+	size_t nr_sampling_events;
+	size_t fixup_records;		/* records given leaf copies */
+	uint64_t fixup_copies;
+	bool fixup_converged;
+	bool perl_strips;
+};
+
+/*
+ * Read all of PD's data and build in OUT (initialised, empty) the profile
+ * of one process: the one --pid/--tid/--comm leave, or the one with the
+ * most samples.  Returns 0, or -1 with ERR set.
+ */
+int convert_run(struct perfdata *pd, const struct convert_opts *o,
+		struct profile *out, struct convert_stats *st,
+		struct p2g_error *err);
+
+/* Read all of PD's data counting samples per event (attr->nr_samples) and
+ * per process (in AS, initialised by the caller), for --info.  Returns 0,
+ * or -1 with ERR set. */
+int convert_scan(struct perfdata *pd, struct addrspace *as,
+		 struct p2g_error *err);
+
+#endif

@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: MIT */
+/* gperftools CPU profiles: see cpuprof.h. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cursor.h"
+#include "cpuprof.h"
+
+/* ---- writing ------------------------------------------------------------ */
+
+struct writer {
+	int fd;
+	unsigned char buf[1 << 16];
+	size_t len;
+	unsigned slot;
+	bool big;
+	uint64_t written;
+	struct p2g_error *err;
+	bool failed;
+};
+
+static void
+w_flush(struct writer *w)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (!w->failed && done < w->len) {
+		n = write(w->fd, w->buf + done, w->len - done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			p2g_fail(w->err, P2G_IO, P2G_NO_OFFSET, "write: %s",
+				 strerror(errno));
+			w->failed = true;
+			break;
+		}
+		done += (size_t)n;
+	}
+	w->len = 0;
+}
+
+static void
+w_bytes(struct writer *w, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	while (n > 0 && !w->failed) {
+		size_t step = sizeof(w->buf) - w->len;
+
+		if (step > n)
+			step = n;
+		memcpy(w->buf + w->len, s, step);
+		w->len += step;
+		s += step;
+		n -= step;
+		w->written += step;
+		if (w->len == sizeof(w->buf))
+			w_flush(w);
+	}
+}
+
+static void
+w_slot(struct writer *w, uint64_t v)
+{
+	unsigned char b[8];
+	unsigned i;
+
+	for (i = 0; i < w->slot; i++) {
+		unsigned shift = w->big ? 8 * (w->slot - 1 - i) : 8 * i;
+		b[i] = (unsigned char)(v >> shift);
+	}
+	w_bytes(w, b, w->slot);
+}
+
+int
+cpuprof_write(const struct profile *p, int fd, struct p2g_error *err)
+{
+	static struct writer w;	/* 64 KiB: keep it off the stack */
+	size_t i, j;
+
+	memset(&w, 0, sizeof(w));
+	w.fd = fd;
+	w.slot = p->slot_bytes == 4 ? 4 : 8;
+	w.big = p->big_endian;
+	w.err = err;
+
+	if (w.slot == 4) {
+		if (p->period_us > UINT32_MAX)
+			return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
+					"period %llu does not fit a 32-bit "
+					"slot",
+					(unsigned long long)p->period_us);
+		for (i = 0; i < p->nrecs; i++) {
+			const struct profile_record *r = &p->recs[i];
+
+			if (r->count > UINT32_MAX)
+				return p2g_fail(err, P2G_UNSUPPORTED,
+						P2G_NO_OFFSET,
+						"sample count %llu does not "
+						"fit a 32-bit slot",
+						(unsigned long long)r->count);
+			for (j = 0; j < r->n; j++)
+				if (p->pcs[r->off + j] > UINT32_MAX)
+					return p2g_fail(
+						err, P2G_UNSUPPORTED,
+						P2G_NO_OFFSET,
+						"address 0x%llx does not fit "
+						"a 32-bit slot",
+						(unsigned long long)
+							p->pcs[r->off + j]);
+		}
+	}
+
+	w_slot(&w, 0);
+	w_slot(&w, 3);
+	w_slot(&w, 0);
+	w_slot(&w, p->period_us);
+	w_slot(&w, 0);
+	for (i = 0; i < p->nrecs && !w.failed; i++) {
+		const struct profile_record *r = &p->recs[i];
+
+		w_slot(&w, r->count);
+		w_slot(&w, r->n);
+		for (j = 0; j < r->n; j++)
+			w_slot(&w, p->pcs[r->off + j]);
+	}
+	w_slot(&w, 0);
+	w_slot(&w, 1);
+	w_slot(&w, 0);
+	if (p->maps_len > 0)
+		w_bytes(&w, p->maps, p->maps_len);
+	w_flush(&w);
+	return w.failed ? -1 : 0;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static uint64_t
+slot_at(const unsigned char *p, unsigned width, bool big)
+{
+	return width == 8 ? load64(p, big) : load32(p, big);
+}
+
+/* Go pprof's order of attempts: 32-bit LE, 32-bit BE, 64-bit LE, BE. */
+static const struct {
+	unsigned width;
+	bool big;
+} layouts[] = {
+	{ 4, false }, { 4, true }, { 8, false }, { 8, true },
+};
+
+static int
+bad_header(const unsigned char *buf, size_t len, struct p2g_error *err)
+{
+	unsigned width;
+	bool big;
+	uint64_t v[5];
+	int i;
+
+	if (len < 20)
+		return p2g_fail(err, P2G_INVALID, 0,
+				"file of %zu bytes is too short for a "
+				"header", len);
+	/* Guess the layout the writer meant, to say what is wrong: a
+	 * 64-bit header starts with 8 zero bytes (perl pprof's test). */
+	width = (len >= 40 && load64(buf, false) == 0) ? 8 : 4;
+	big = slot_at(buf + width, width, false) > 0xffff;
+	for (i = 0; i < 5; i++)
+		v[i] = slot_at(buf + i * width, width, big);
+	if (v[0] != 0)
+		return p2g_fail(err, P2G_INVALID, 0,
+				"header slot 0 is 0x%llx, expected 0 (not a "
+				"gperftools CPU profile)",
+				(unsigned long long)v[0]);
+	if (v[1] != 3)
+		return p2g_fail(err, P2G_INVALID, width,
+				"header slot 1 is %llu, expected 3",
+				(unsigned long long)v[1]);
+	if (v[2] != 0)
+		return p2g_fail(err, P2G_INVALID, 2 * width,
+				"header slot 2 (format version) is %llu, "
+				"expected 0%s", (unsigned long long)v[2],
+				v[2] == 1 ? " (a Java CPU profile)" : "");
+	if (v[3] == 0)
+		return p2g_fail(err, P2G_INVALID, 3 * width,
+				"header sampling period is 0");
+	return p2g_fail(err, P2G_INVALID, 4 * width,
+			"header slot 4 (padding) is %llu, expected 0",
+			(unsigned long long)v[4]);
+}
+
+static bool
+is_hex(int c)
+{
+	return isxdigit((unsigned char)c) != 0;
+}
+
+/* Skip [a-fA-F0-9]+ from *I; false if there is none. */
+static bool
+take_hex(const char *s, size_t len, size_t *i)
+{
+	size_t start = *i;
+
+	while (*i < len && is_hex(s[*i]))
+		(*i)++;
+	return *i > start;
+}
+
+static bool
+take_space(const char *s, size_t len, size_t *i)
+{
+	size_t start = *i;
+
+	while (*i < len && isspace((unsigned char)s[*i]))
+		(*i)++;
+	return *i > start;
+}
+
+int
+cpuprof_check_maps_line(const char *s, size_t len)
+{
+	size_t i = 0, j;
+
+	take_space(s, len, &i);
+	if (i == len)
+		return 0;
+	j = i;
+	/* start-end */
+	if (take_hex(s, len, &j) && j < len && s[j] == '-') {
+		j++;
+		if (!take_hex(s, len, &j))
+			goto other;
+		if (j < len && s[j] == ':')
+			return 0;	/* brief form "start-end: path" */
+		/* /proc/maps: perms offset dev inode [path] */
+		if (!take_space(s, len, &j))
+			goto other;
+		while (j < len && strchr("-rwxps", s[j]) != NULL)
+			j++;
+		if (!take_space(s, len, &j) || !take_hex(s, len, &j) ||
+		    !take_space(s, len, &j) || !take_hex(s, len, &j) ||
+		    j >= len || s[j++] != ':' || !take_hex(s, len, &j) ||
+		    !take_space(s, len, &j))
+			goto other;
+		if (j >= len || !isdigit((unsigned char)s[j]))
+			goto other;
+		return 0;
+	}
+other:
+	if (memchr(s, '=', len) != NULL)
+		return 0;	/* build=... or another $key substitution */
+	return -1;
+}
+
+int
+cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
+	     struct p2g_error *err)
+{
+	unsigned width = 0, k;
+	bool big = false;
+	size_t pos, i;
+	uint64_t v[5];
+
+	for (k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++) {
+		unsigned wd = layouts[k].width;
+
+		if (len < 5 * (size_t)wd)
+			continue;
+		for (i = 0; i < 5; i++)
+			v[i] = slot_at(buf + i * wd, wd, layouts[k].big);
+		if (v[0] == 0 && v[1] == 3 && v[2] == 0 && v[3] > 0 &&
+		    v[4] == 0) {
+			width = wd;
+			big = layouts[k].big;
+			break;
+		}
+	}
+	if (width == 0)
+		return bad_header(buf, len, err);
+	p->slot_bytes = width;
+	p->big_endian = big;
+	p->period_us = v[3];
+
+	pos = 5 * (size_t)width;
+	for (;;) {
+		uint64_t count, n, j, pc0, *pcs;
+		size_t rec_off = pos;
+
+		if (len - pos < 2 * (size_t)width) {
+			return p2g_fail(err, P2G_INVALID, pos,
+					len == pos ? "no trailer (0, 1, 0) "
+						     "after the last record"
+						   : "truncated record header");
+		}
+		count = slot_at(buf + pos, width, big);
+		n = slot_at(buf + pos + width, width, big);
+		pos += 2 * (size_t)width;
+		if (n > (len - pos) / width)
+			return p2g_fail(err, P2G_INVALID, rec_off,
+					"record %zu has %llu PCs, more than "
+					"the file holds", p->nrecs,
+					(unsigned long long)n);
+		pc0 = n > 0 ? slot_at(buf + pos, width, big) : 1;
+		if (count == 0 && n == 1 && pc0 == 0) {
+			pos += width;
+			p->has_trailer = true;
+			break;
+		}
+		if (count == 0)
+			return p2g_fail(err, P2G_INVALID, rec_off,
+					"record %zu has a sample count of 0",
+					p->nrecs);
+		if (n == 0)
+			return p2g_fail(err, P2G_INVALID, rec_off + width,
+					"record %zu has no PCs", p->nrecs);
+		pcs = profile_new_record(p, count, n);
+		if (pcs == NULL)
+			goto nomem;
+		for (j = 0; j < n; j++) {
+			pcs[j] = slot_at(buf + pos + (size_t)j * width, width,
+					 big);
+			if (pcs[j] == 0)
+				return p2g_fail(err, P2G_INVALID,
+						pos + (size_t)j * width,
+						"record %zu has PC 0 at depth "
+						"%llu", p->nrecs - 1,
+						(unsigned long long)j);
+		}
+		p->recs[p->nrecs - 1].file_off = rec_off;
+		pos += (size_t)n * width;
+	}
+
+	p->maps_off = pos;
+	if (memchr(buf + pos, '\0', len - pos) != NULL)
+		return p2g_fail(err, P2G_INVALID,
+				pos + (size_t)((const unsigned char *)memchr(
+						       buf + pos, '\0',
+						       len - pos) -
+					       (buf + pos)),
+				"NUL byte in the maps text");
+	if (profile_set_maps(p, (const char *)buf + pos, len - pos) < 0)
+		goto nomem;
+	for (i = pos; i < len;) {
+		const char *line = (const char *)buf + i;
+		const char *nl = memchr(line, '\n', len - i);
+		size_t ll = nl ? (size_t)(nl - line) : len - i;
+
+		if (ll >= CPUPROF_MAX_LINE)
+			return p2g_fail(err, P2G_INVALID, i,
+					"maps line of %zu bytes is longer than "
+					"pprof reads (64 KiB)", ll);
+		if (cpuprof_check_maps_line(line, ll) < 0)
+			return p2g_fail(err, P2G_INVALID, i,
+					"unrecognized maps line \"%.*s\"",
+					ll > 60 ? 60 : (int)ll, line);
+		i += ll + (nl != NULL);
+	}
+	return 0;
+nomem:
+	return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+}

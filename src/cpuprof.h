@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The gperftools CPU profile format (docs/cpuprofile-fileformat.html):
+ * a header of five slots 0,3,0,period,0, records {count, n, pc[n]}, the
+ * trailer 0,1,0, then the text of the mapped objects.  Slots are 4 or 8
+ * bytes in the profiled machine's byte order.  This file writes a struct
+ * profile in that format and reads one back, checking the rules that both
+ * pprof implementations need (see doc/gperfcheck-rules.md).
+ */
+#ifndef P2G_CPUPROF_H
+#define P2G_CPUPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "profile.h"
+
+/* Longest maps line Go pprof reads (bufio's default token size). */
+#define CPUPROF_MAX_LINE (64 * 1024)
+
+/*
+ * Write P to FD: 64- or 32-bit slots as p->slot_bytes says, in
+ * p->big_endian order.  An address or count that does not fit a 32-bit
+ * slot is P2G_UNSUPPORTED naming it; a failed write is P2G_IO.
+ */
+int cpuprof_write(const struct profile *p, int fd, struct p2g_error *err);
+
+/*
+ * Parse the LEN bytes at BUF as a CPU profile into P (which must be
+ * initialised and empty), detecting slot width and byte order from the
+ * header.  Returns 0 when the file follows the default rules, or -1 with
+ * ERR naming the first defect and its offset (P keeps what was read
+ * before it).
+ */
+int cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
+		 struct p2g_error *err);
+
+/*
+ * Check one maps line (without its newline) as Go and perl pprof read it:
+ * 0 for a /proc/maps line, a "start-end: path" line, a build= line or
+ * another key=value line, or blank; -1 otherwise.
+ */
+int cpuprof_check_maps_line(const char *line, size_t len);
+
+#endif

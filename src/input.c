@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: MIT */
+/* Input files: see input.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "input.h"
+
+#define INPUT_BUFSIZE (1u << 20)
+
+struct input {
+	int fd;
+	bool close_fd;
+	bool seekable;
+	uint64_t size;		/* of a seekable input */
+	dev_t dev;
+	ino_t ino;
+	bool have_identity;
+
+	unsigned char *buf;
+	size_t cap;
+	size_t start;		/* first unconsumed byte in buf */
+	size_t end;		/* one past the last valid byte */
+	uint64_t buf_off;	/* stream offset of buf[start] */
+	uint64_t fd_off;	/* where the next read() of fd lands */
+	bool eof;
+};
+
+struct input *
+input_open(const char *path, struct p2g_error *err)
+{
+	struct input *in;
+	struct stat st;
+
+	in = calloc(1, sizeof(*in));
+	if (in == NULL) {
+		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		return NULL;
+	}
+	if (strcmp(path, "-") == 0) {
+		in->fd = STDIN_FILENO;
+	} else {
+		in->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (in->fd < 0) {
+			p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
+				 strerror(errno));
+			free(in);
+			return NULL;
+		}
+		in->close_fd = true;
+	}
+	if (fstat(in->fd, &st) != 0) {
+		p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s", strerror(errno));
+		input_close(in);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "is a directory");
+		input_close(in);
+		return NULL;
+	}
+	in->dev = st.st_dev;
+	in->ino = st.st_ino;
+	in->have_identity = true;
+	in->seekable = S_ISREG(st.st_mode) &&
+		       lseek(in->fd, 0, SEEK_CUR) == 0;
+	in->size = in->seekable ? (uint64_t)st.st_size : UINT64_MAX;
+#ifdef POSIX_FADV_SEQUENTIAL
+	if (in->seekable)
+		(void)posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+	in->cap = INPUT_BUFSIZE;
+	in->buf = malloc(in->cap);
+	if (in->buf == NULL) {
+		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		input_close(in);
+		return NULL;
+	}
+	return in;
+}
+
+void
+input_close(struct input *in)
+{
+	if (in == NULL)
+		return;
+	if (in->close_fd)
+		close(in->fd);
+	free(in->buf);
+	free(in);
+}
+
+bool
+input_seekable(const struct input *in)
+{
+	return in->seekable;
+}
+
+uint64_t
+input_size(const struct input *in)
+{
+	return in->size;
+}
+
+bool
+input_identity(const struct input *in, dev_t *dev, ino_t *ino)
+{
+	*dev = in->dev;
+	*ino = in->ino;
+	return in->have_identity;
+}
+
+/* read() until LEN bytes or end of file; returns the count or -1. */
+static ssize_t
+read_full(int fd, unsigned char *dst, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = read(fd, dst + done, len - done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+int
+input_make_seekable(struct input *in, struct p2g_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	unsigned char *chunk = NULL;
+	ssize_t n;
+	int fd;
+
+	if (in->seekable)
+		return 0;
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	snprintf(path, sizeof(path), "%s/perf2gperf-spool-XXXXXX", dir);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
+				"cannot spool standard input: %s: %s", path,
+				strerror(errno));
+	unlink(path);
+	/* What is buffered sits at stream offset buf_off; the stream
+	 * started at 0 and nothing was consumed before the header, so
+	 * writing the buffer then the rest of the pipe rebuilds the file. */
+	if (in->buf_off != 0 ||
+	    write(fd, in->buf + in->start, in->end - in->start) !=
+		    (ssize_t)(in->end - in->start))
+		goto fail;
+	chunk = in->buf;
+	for (;;) {
+		n = read_full(in->fd, chunk, in->cap);
+		if (n < 0)
+			goto fail;
+		if (n == 0)
+			break;
+		if (write(fd, chunk, (size_t)n) != n)
+			goto fail;
+	}
+	if (in->close_fd)
+		close(in->fd);
+	in->fd = fd;
+	in->close_fd = true;
+	in->seekable = true;
+	in->size = (uint64_t)lseek(fd, 0, SEEK_END);
+	in->start = in->end = 0;
+	in->buf_off = 0;
+	in->fd_off = UINT64_MAX;	/* force a seek on the next read */
+	in->eof = false;
+	return 0;
+fail:
+	p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
+		 "cannot spool standard input to %s: %s", dir,
+		 strerror(errno));
+	close(fd);
+	return -1;
+}
+
+int
+input_pread(struct input *in, uint64_t off, void *dst, size_t len,
+	    struct p2g_error *err)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	if (!in->seekable)
+		return p2g_fail(err, P2G_IO, off, "input is not seekable");
+	if (off > in->size || len > in->size - off)
+		return p2g_fail(err, P2G_INVALID, off,
+				"needs %zu bytes but the file ends at 0x%llx",
+				len, (unsigned long long)in->size);
+	while (done < len) {
+		n = pread(in->fd, (unsigned char *)dst + done, len - done,
+			  (off_t)(off + done));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return p2g_fail(err, P2G_IO, off + done, "read: %s",
+					strerror(errno));
+		}
+		if (n == 0)
+			return p2g_fail(err, P2G_INVALID, off + done,
+					"unexpected end of file");
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+int
+input_seek(struct input *in, uint64_t off, struct p2g_error *err)
+{
+	uint64_t cur = in->buf_off;
+
+	if (off >= cur && off - cur <= in->end - in->start) {
+		in->start += (size_t)(off - cur);
+		in->buf_off = off;
+		return 0;
+	}
+	if (!in->seekable) {
+		if (off < cur)
+			return p2g_fail(err, P2G_IO, off,
+					"cannot seek backwards in a pipe");
+		return input_skip(in, off - cur, err);
+	}
+	in->start = in->end = 0;
+	in->buf_off = off;
+	in->fd_off = UINT64_MAX;
+	in->eof = false;
+	return 0;
+}
+
+uint64_t
+input_tell(const struct input *in)
+{
+	return in->buf_off;
+}
+
+const unsigned char *
+input_peek(struct input *in, size_t n, size_t *avail, struct p2g_error *err)
+{
+	size_t have = in->end - in->start;
+	unsigned char *nb;
+	ssize_t got;
+	uint64_t want_off;
+
+	if (have >= n || in->eof) {
+		*avail = have < n ? have : n;
+		return in->buf + in->start;
+	}
+	if (n > in->cap) {
+		size_t cap = in->cap;
+
+		while (cap < n)
+			cap *= 2;
+		nb = realloc(in->buf, cap);
+		if (nb == NULL) {
+			p2g_fail(err, P2G_NOMEM, in->buf_off,
+				 "out of memory for a %zu-byte record", n);
+			return NULL;
+		}
+		in->buf = nb;
+		in->cap = cap;
+	}
+	/* Move the unconsumed tail to the front, then fill. */
+	if (in->start > 0) {
+		memmove(in->buf, in->buf + in->start, have);
+		in->start = 0;
+		in->end = have;
+	}
+	want_off = in->buf_off + have;
+	if (in->seekable && in->fd_off != want_off) {
+		if (lseek(in->fd, (off_t)want_off, SEEK_SET) < 0) {
+			p2g_fail(err, P2G_IO, want_off, "seek: %s",
+				 strerror(errno));
+			return NULL;
+		}
+		in->fd_off = want_off;
+	}
+	while (in->end < n) {
+		got = read_full(in->fd, in->buf + in->end, in->cap - in->end);
+		if (got < 0) {
+			p2g_fail(err, P2G_IO, in->buf_off + in->end,
+				 "read: %s", strerror(errno));
+			return NULL;
+		}
+		in->end += (size_t)got;
+		in->fd_off += (uint64_t)got;
+		if ((size_t)got < in->cap - in->end + (size_t)got) {
+			/* read_full stops short only at end of file */
+			in->eof = true;
+			break;
+		}
+	}
+	have = in->end - in->start;
+	*avail = have < n ? have : n;
+	return in->buf + in->start;
+}
+
+void
+input_consume(struct input *in, size_t n)
+{
+	in->start += n;
+	in->buf_off += n;
+}
+
+int
+input_skip(struct input *in, uint64_t n, struct p2g_error *err)
+{
+	size_t have = in->end - in->start;
+	const unsigned char *p;
+	size_t avail;
+
+	if (n <= have) {
+		input_consume(in, (size_t)n);
+		return 0;
+	}
+	if (in->seekable) {
+		if (in->buf_off + n > in->size || in->buf_off + n < n)
+			return p2g_fail(err, P2G_INVALID, in->buf_off,
+					"skipping 0x%llx bytes runs past the "
+					"end of the file",
+					(unsigned long long)n);
+		return input_seek(in, in->buf_off + n, err);
+	}
+	while (n > 0) {
+		size_t step = n < in->cap ? (size_t)n : in->cap;
+
+		p = input_peek(in, step, &avail, err);
+		if (p == NULL)
+			return -1;
+		if (avail == 0)
+			return p2g_fail(err, P2G_INVALID, in->buf_off,
+					"unexpected end of file");
+		input_consume(in, avail);
+		n -= avail;
+	}
+	return 0;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Input files: a regular file or standard input, read either at given
+ * offsets (the perf.data header and feature sections) or as a stream
+ * through one large buffer (the data section, pipe-mode files).  The whole
+ * file is never held in memory: the buffer holds at most the largest
+ * record plus one read.
+ */
+#ifndef P2G_INPUT_H
+#define P2G_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+struct input;
+
+/* Open PATH for reading; "-" is standard input.  NULL on failure. */
+struct input *input_open(const char *path, struct p2g_error *err);
+
+/* Close IN and free it; NULL is accepted. */
+void input_close(struct input *in);
+
+/* True if IN can be read at any offset. */
+bool input_seekable(const struct input *in);
+
+/* Size in bytes of a seekable input, or UINT64_MAX. */
+uint64_t input_size(const struct input *in);
+
+/* Device and inode of the input (for "output is the input" checks);
+ * false if unknown. */
+bool input_identity(const struct input *in, dev_t *dev, ino_t *ino);
+
+/*
+ * Copy standard input into an unlinked temporary file so that it can be
+ * read at any offset (a file-mode perf.data on a pipe).  The bytes already
+ * buffered are kept.  No-op for a seekable input.
+ */
+int input_make_seekable(struct input *in, struct p2g_error *err);
+
+/* Read exactly LEN bytes at OFF of a seekable input.  A short file is
+ * P2G_INVALID ("ends at"), a failed read P2G_IO. */
+int input_pread(struct input *in, uint64_t off, void *dst, size_t len,
+		struct p2g_error *err);
+
+/* Position the stream at OFF (forward only for a pipe). */
+int input_seek(struct input *in, uint64_t off, struct p2g_error *err);
+
+/* Offset of the next stream byte. */
+uint64_t input_tell(const struct input *in);
+
+/*
+ * Make up to N bytes at the stream position available in one piece.
+ * *AVAIL gets how many are (fewer than N only at end of file).  Returns a
+ * pointer valid until the next call on IN, or NULL on a read error.
+ */
+const unsigned char *input_peek(struct input *in, size_t n, size_t *avail,
+				struct p2g_error *err);
+
+/* Step over N bytes that input_peek() made available. */
+void input_consume(struct input *in, size_t n);
+
+/* Step over N bytes of the stream (which need not be buffered).  Running
+ * into end of file is P2G_INVALID. */
+int input_skip(struct input *in, uint64_t n, struct p2g_error *err);
+
+#endif

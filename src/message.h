@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Messages of the front ends (never used by the core library):
+ * "PROG: FILE: offset 0xHEX: what is wrong", lower case, no period.
+ */
+#ifndef P2G_MESSAGE_H
+#define P2G_MESSAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+
+extern const char *progname;
+extern bool message_quiet;
+
+/* Report ERR about FILE on stderr. */
+void message_error(const char *file, const struct p2g_error *err);
+
+/* A warning about FILE at OFFSET (P2G_NO_OFFSET for none); silenced by
+ * -q.  Warnings never change the exit status. */
+void message_warning(const char *file, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A note (not a problem) about FILE; silenced by -q. */
+void message_note(const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A usage error: message, then "Try 'PROG --help'", exit 2. */
+void message_usage(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/* Flush stdout and exit with STATUS, or with 2 if stdout had a write
+ * error. */
+void message_exit(int status) __attribute__((noreturn));
+
+/* Print the versions of the libraries the tool is linked with. */
+void message_library_versions(void);
+
+#endif

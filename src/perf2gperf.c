@@ -1,0 +1,565 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf2gperf: convert a Linux perf.data file into a gperftools CPU
+ * profile.  This file is the front end only: options, messages, the
+ * temporary output file and exit codes.  The work is done in the core
+ * library (perfdata, convert, fixup, cpuprof).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "convert.h"
+#include "cpuprof.h"
+#include "message.h"
+#include "perf_abi.h"
+#include "perfdata.h"
+
+static const char *input_name;
+
+/* The temporary output file, removed on failure and on SIGINT/SIGTERM. */
+static char tmp_path[PATH_MAX];
+static volatile sig_atomic_t tmp_live;
+
+static void
+remove_tmp(void)
+{
+	if (tmp_live) {
+		unlink(tmp_path);
+		tmp_live = 0;
+	}
+}
+
+static void
+on_signal(int sig)
+{
+	if (tmp_live)
+		unlink(tmp_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTIONS] INPUT OUTPUT\n"
+"       %s --info INPUT\n"
+"Convert a perf.data file (perf record, perf inject; file or pipe mode)\n"
+"into a gperftools CPU profile that pprof reads.  INPUT '-' reads\n"
+"standard input; OUTPUT '-' writes standard output.\n"
+"\n"
+"Selection:\n"
+"  -e, --event NAME     convert samples of event NAME as perf prints it\n"
+"                       (e.g. cpu-clock or cpu-clock:ppp); default: the\n"
+"                       first sampling event\n"
+"  -p, --pid LIST       keep samples of these processes (comma-separated)\n"
+"  -t, --tid LIST       keep samples of these threads (comma-separated)\n"
+"  -c, --comm NAME      keep samples of threads whose command is NAME\n"
+"\n"
+"Output:\n"
+"      --period-us N    write N as the sampling period in microseconds\n"
+"                       (default: from the event, see the man page)\n"
+"      --no-fixup       write every stack exactly as recorded, without the\n"
+"                       leaf copies that stop Go pprof from dropping\n"
+"                       frames (for google-pprof --no-auto-signal-frm)\n"
+"\n"
+"Information:\n"
+"  -i, --info           print the header summary, the events and the\n"
+"                       processes with their sample counts; no OUTPUT\n"
+"  -s, --stats          print conversion statistics on stderr\n"
+"  -q, --quiet          print no warnings or notes, only errors\n"
+"  -h, --help           print this help and exit\n"
+"  -V, --version        print the version and exit\n"
+"\n"
+"Exit status: 0 success, 1 invalid or unsupported input, 2 trouble\n"
+"(usage, I/O, memory).\n"
+"\n"
+"Report bugs to: %s\n", progname, progname, PACKAGE_BUGREPORT);
+	message_exit(0);
+}
+
+static void
+version(void)
+{
+	printf("%s (%s) %s\n", progname, PACKAGE_NAME, PACKAGE_VERSION);
+	message_library_versions();
+	message_exit(0);
+}
+
+/* Parse "1,2,3" into a malloc'd array. */
+static int32_t *
+parse_list(const char *opt, const char *arg, size_t *n)
+{
+	int32_t *v = NULL, *nv;
+	const char *p = arg;
+	char *end;
+	long x;
+
+	*n = 0;
+	for (;;) {
+		errno = 0;
+		x = strtol(p, &end, 10);
+		if (end == p || errno != 0 || x < -1 || x > INT32_MAX ||
+		    (*end != ',' && *end != '\0'))
+			message_usage("%s: '%s' is not a comma-separated list "
+				      "of ids", opt, arg);
+		nv = realloc(v, (*n + 1) * sizeof(*v));
+		if (nv == NULL) {
+			fprintf(stderr, "%s: out of memory\n", progname);
+			exit(2);
+		}
+		v = nv;
+		v[(*n)++] = (int32_t)x;
+		if (*end == '\0')
+			return v;
+		p = end + 1;
+	}
+}
+
+static void
+on_warn(void *ctx, uint64_t off, const char *msg)
+{
+	(void)ctx;
+	message_warning(input_name, off, "%s", msg);
+}
+
+static void
+on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	static time_t start;
+	time_t now = time(NULL);
+
+	(void)ctx;
+	if (start == 0)
+		start = now;
+	if (message_quiet || !isatty(STDERR_FILENO) || now - start < 2)
+		return;
+	if (total != UINT64_MAX && total > 0)
+		fprintf(stderr, "\r%s: %s: %3d%% (%llu MiB)", progname,
+			input_name, (int)(done * 100 / total),
+			(unsigned long long)(done >> 20));
+	else
+		fprintf(stderr, "\r%s: %s: %llu MiB", progname, input_name,
+			(unsigned long long)(done >> 20));
+}
+
+/* ---- --info ------------------------------------------------------------- */
+
+static void
+print_sample_type(uint64_t st)
+{
+	static const char *const names[] = {
+		"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU",
+		"PERIOD", "STREAM_ID", "RAW", "BRANCH_STACK", "REGS_USER",
+		"STACK_USER", "WEIGHT", "DATA_SRC", "IDENTIFIER",
+		"TRANSACTION", "REGS_INTR", "PHYS_ADDR", "AUX", "CGROUP",
+		"DATA_PAGE_SIZE", "CODE_PAGE_SIZE", "WEIGHT_STRUCT",
+	};
+	unsigned i;
+	bool first = true;
+
+	for (i = 0; i < 64; i++) {
+		if (!(st & (1ULL << i)))
+			continue;
+		if (i < sizeof(names) / sizeof(names[0]))
+			printf("%s%s", first ? "" : "|", names[i]);
+		else
+			printf("%sbit%u", first ? "" : "|", i);
+		first = false;
+	}
+	if (first)
+		printf("0");
+}
+
+static int
+cmp_proc(const void *a, const void *b)
+{
+	const struct process *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int
+do_info(struct perfdata *pd)
+{
+	const struct perf_header_info *hi = &pd->info;
+	struct addrspace as;
+	struct p2g_error err;
+	unsigned bit;
+	size_t i, k;
+	int ret = 0;
+
+	p2g_error_clear(&err);
+	addrspace_init(&as);
+	if (convert_scan(pd, &as, &err) < 0) {
+		message_error(input_name, &err);
+		ret = p2g_exit_status(err.status);
+	}
+
+	printf("# ========\n");
+	printf("# format         : %s, %s-endian\n",
+	       pd->pipe_mode ? "pipe" : "file (PERFILE2)",
+	       pd->big_endian ? "big" : "little");
+	if (!pd->pipe_mode) {
+		printf("# data offset    : %" PRIu64 "\n", pd->data_offset);
+		printf("# data size      : %" PRIu64 "\n", pd->data_size);
+		printf("# feat offset    : %" PRIu64 "\n",
+		       pd->data_offset + pd->data_size);
+	}
+	if (hi->hostname)
+		printf("# hostname : %s\n", hi->hostname);
+	if (hi->osrelease)
+		printf("# os release : %s\n", hi->osrelease);
+	if (hi->version)
+		printf("# perf version : %s\n", hi->version);
+	if (hi->arch)
+		printf("# arch : %s\n", hi->arch);
+	if (hi->features[0] & (1ULL << HEADER_NRCPUS)) {
+		printf("# nrcpus online : %u\n", hi->nr_cpus_online);
+		printf("# nrcpus avail : %u\n", hi->nr_cpus_avail);
+	}
+	if (hi->cpudesc)
+		printf("# cpudesc : %s\n", hi->cpudesc);
+	if (hi->cpuid)
+		printf("# cpuid : %s\n", hi->cpuid);
+	if (hi->total_mem_kb)
+		printf("# total memory : %" PRIu64 " kB\n", hi->total_mem_kb);
+	if (hi->cmdline)
+		printf("# cmdline : %s\n", hi->cmdline);
+	for (i = 0; i < pd->nr_attrs; i++) {
+		const struct perf_attr *a = &pd->attrs[i];
+
+		printf("# event : name = %s, type = %u, config = 0x%" PRIx64
+		       ", size = %u, { sample_period, sample_freq } = %" PRIu64
+		       ", sample_type = ", a->name, a->type, a->config,
+		       a->size, a->sample_period);
+		print_sample_type(a->sample_type);
+		printf(", read_format = 0x%" PRIx64 "%s", a->read_format,
+		       a->freq ? ", freq = 1" : "");
+		if (a->nr_ids > 0) {
+			printf(", id = {");
+			for (k = 0; k < a->nr_ids && k < 16; k++)
+				printf("%s %" PRIu64, k ? "," : "", a->ids[k]);
+			printf("%s }", k < a->nr_ids ? ", ..." : "");
+		}
+		printf("\n");
+	}
+	if (hi->have_sample_time)
+		printf("# time of first sample : %" PRIu64 ".%06" PRIu64
+		       "\n# time of last sample : %" PRIu64 ".%06" PRIu64
+		       "\n# sample duration : %10.3f ms\n",
+		       hi->first_sample_time / 1000000000,
+		       hi->first_sample_time % 1000000000 / 1000,
+		       hi->last_sample_time / 1000000000,
+		       hi->last_sample_time % 1000000000 / 1000,
+		       (double)(hi->last_sample_time - hi->first_sample_time) /
+			       1e6);
+	if (hi->clockid_res_ns)
+		printf("# clockid frequency: %" PRIu64 " MHz\n",
+		       1000 / hi->clockid_res_ns);
+	if (hi->features[0] & (1ULL << HEADER_COMPRESSED))
+		printf("# compressed : %s, level = %u\n",
+		       hi->compression_type == 1 ? "Zstd" : "unknown",
+		       hi->compression_level);
+	if (hi->nr_build_ids > 0)
+		printf("# build ids : %zu\n", hi->nr_build_ids);
+	printf("# features :");
+	for (bit = 1; bit < 256; bit++)
+		if (hi->features[bit / 64] & (1ULL << (bit % 64))) {
+			const char *n = perfdata_feature_name(bit);
+
+			if (n)
+				printf(" %s", n);
+			else
+				printf(" feature%u", bit);
+		}
+	printf("\n# ========\n#\n");
+
+	printf("# events (samples):\n");
+	for (i = 0; i < pd->nr_attrs; i++)
+		printf("%12" PRIu64 "  %s\n", pd->attrs[i].nr_samples,
+		       pd->attrs[i].name);
+	printf("#\n# processes (samples, all events):\n");
+	qsort(as.procs, as.nprocs, sizeof(*as.procs), cmp_proc);
+	for (i = 0; i < as.nprocs; i++)
+		if (as.procs[i].samples > 0)
+			printf("%12" PRIu64 "  %d %s\n", as.procs[i].samples,
+			       as.procs[i].pid, as.procs[i].comm);
+	/* The table was reordered: its slots no longer apply. */
+	free(as.proc_slots);
+	as.proc_slots = NULL;
+	as.proc_nslots = 0;
+	addrspace_release(&as);
+	return ret;
+}
+
+/* ---- conversion --------------------------------------------------------- */
+
+static void
+print_stats(const struct convert_stats *st)
+{
+	fprintf(stderr,
+		"%s: %s: statistics:\n"
+		"  records                  %12" PRIu64 "\n"
+		"  samples                  %12" PRIu64 "\n"
+		"  samples of %-13s %12" PRIu64 "\n"
+		"  samples filtered out     %12" PRIu64 "\n"
+		"  samples of other procs   %12" PRIu64 "\n"
+		"  samples with no frame    %12" PRIu64 "\n"
+		"  samples written          %12" PRIu64 "\n"
+		"  distinct stacks          %12" PRIu64 "\n"
+		"  deepest stack            %12" PRIu64 "\n"
+		"  kernel frames            %12" PRIu64 "\n"
+		"  context markers removed  %12" PRIu64 "\n"
+		"  zero addresses dropped   %12" PRIu64 "\n"
+		"  events lost by kernel    %12" PRIu64 "\n"
+		"  samples of unknown id    %12" PRIu64 "\n"
+		"  records with leaf copies %12zu\n"
+		"  leaf copies added        %12" PRIu64 "\n"
+		"  period (us)              %12" PRIu64 "\n",
+		progname, input_name, st->records, st->samples,
+		st->event ? st->event->name : "?", st->samples_event,
+		st->samples_filtered, st->samples_other_process,
+		st->samples_empty, st->samples_used, st->stacks,
+		st->max_depth, st->kernel_frames, st->markers,
+		st->zero_frames, st->lost, st->unknown_id, st->fixup_records,
+		st->fixup_copies, st->period_us);
+}
+
+/* Create the temporary file beside OUTPUT. */
+static int
+open_tmp(const char *output)
+{
+	mode_t mask;
+	int fd;
+
+	if (snprintf(tmp_path, sizeof(tmp_path), "%s.tmpXXXXXX", output) >=
+	    (int)sizeof(tmp_path)) {
+		fprintf(stderr, "%s: %s: name too long\n", progname, output);
+		return -1;
+	}
+	fd = mkstemp(tmp_path);
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s: cannot create: %s\n", progname,
+			output, strerror(errno));
+		return -1;
+	}
+	tmp_live = 1;
+	mask = umask(0);
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
+	return fd;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "period-us", required_argument, NULL, 'P' },
+		{ "no-fixup", no_argument, NULL, 'F' },
+		{ "info", no_argument, NULL, 'i' },
+		{ "stats", no_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct convert_opts o;
+	struct convert_stats st;
+	struct p2g_error err;
+	struct perfdata *pd = NULL;
+	struct profile prof;
+	const char *output = NULL;
+	bool info = false, stats = false;
+	int32_t *pids = NULL, *tids = NULL;
+	int c, fd = -1, ret = 2;
+	char *end;
+	struct stat ost;
+	dev_t idev;
+	ino_t iino;
+
+	progname = "perf2gperf";
+	memset(&o, 0, sizeof(o));
+	profile_init(&prof);
+	p2g_error_clear(&err);
+	while ((c = getopt_long(argc, argv, "e:p:t:c:isqhV", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			o.event = optarg;
+			break;
+		case 'p':
+			free(pids);
+			pids = parse_list("--pid", optarg, &o.npids);
+			o.pids = pids;
+			break;
+		case 't':
+			free(tids);
+			tids = parse_list("--tid", optarg, &o.ntids);
+			o.tids = tids;
+			break;
+		case 'c':
+			o.comm = optarg;
+			break;
+		case 'P':
+			errno = 0;
+			o.period_us = strtoull(optarg, &end, 10);
+			if (*optarg == '-' || end == optarg || *end != '\0' ||
+			    errno != 0 || o.period_us == 0)
+				message_usage("--period-us: '%s' is not a "
+					      "positive integer", optarg);
+			break;
+		case 'F':
+			o.no_fixup = true;
+			break;
+		case 'i':
+			info = true;
+			break;
+		case 's':
+			stats = true;
+			break;
+		case 'q':
+			message_quiet = true;
+			break;
+		case 'h':
+			usage();
+			break;
+		case 'V':
+			version();
+			break;
+		default:
+			message_usage("invalid option");
+		}
+	}
+	if (info) {
+		if (argc - optind != 1)
+			message_usage("--info takes exactly one INPUT");
+	} else if (argc - optind != 2) {
+		message_usage(argc - optind < 2 ? "missing INPUT or OUTPUT"
+						: "too many arguments");
+	}
+	input_name = argv[optind];
+	if (strcmp(input_name, "-") == 0)
+		input_name = "(standard input)";
+	if (!info)
+		output = argv[optind + 1];
+
+	pd = perfdata_open(argv[optind], on_warn, NULL, &err);
+	if (pd == NULL) {
+		message_error(input_name, &err);
+		ret = p2g_exit_status(err.status);
+		goto out;
+	}
+	if (info) {
+		ret = do_info(pd);
+		goto out;
+	}
+
+	/* Never write over the input. */
+	if (strcmp(output, "-") != 0 && stat(output, &ost) == 0 &&
+	    input_identity(pd->in, &idev, &iino) && ost.st_dev == idev &&
+	    ost.st_ino == iino) {
+		fprintf(stderr, "%s: %s: output is the input file\n", progname,
+			output);
+		ret = 2;
+		goto out;
+	}
+
+	o.progress = on_progress;
+	if (convert_run(pd, &o, &prof, &st, &err) < 0) {
+		if (isatty(STDERR_FILENO) && !message_quiet)
+			fputc('\n', stderr);
+		message_error(input_name, &err);
+		ret = p2g_exit_status(err.status);
+		goto out;
+	}
+	if (st.nr_sampling_events > 1 && o.event == NULL)
+		message_note(input_name, "%zu sampling events; converting %s "
+			     "(choose with --event)", st.nr_sampling_events,
+			     st.event->name);
+	if (st.processes > 1)
+		message_note(input_name, "%zu processes have samples; "
+			     "writing pid %d (%s) with %" PRIu64 " of %" PRIu64
+			     " samples (choose with --pid or --comm)",
+			     st.processes, st.pid, st.comm, st.samples_used,
+			     st.samples_used + st.samples_other_process);
+	if (st.period_guessed)
+		message_warning(input_name, P2G_NO_OFFSET,
+				"event %s has a fixed period of %" PRIu64
+				" that is not time; the profile says 1 us per "
+				"sample (set it with --period-us)",
+				st.event->name, st.event->sample_period);
+	if (!st.fixup_converged)
+		message_warning(input_name, P2G_NO_OFFSET,
+				"could not protect every stack from Go "
+				"pprof's frame removal");
+	if (st.perl_strips)
+		message_warning(input_name, P2G_NO_OFFSET,
+				"every stack has the same second frame; "
+				"google-pprof removes it unless run with "
+				"--no-auto-signal-frm");
+
+	if (strcmp(output, "-") == 0) {
+		if (cpuprof_write(&prof, STDOUT_FILENO, &err) < 0) {
+			message_error("(standard output)", &err);
+			ret = 2;
+			goto out;
+		}
+	} else {
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		signal(SIGHUP, on_signal);
+		fd = open_tmp(output);
+		if (fd < 0) {
+			ret = 2;
+			goto out;
+		}
+		if (cpuprof_write(&prof, fd, &err) < 0) {
+			message_error(output, &err);
+			ret = p2g_exit_status(err.status);
+			goto out;
+		}
+		if (close(fd) != 0) {
+			fd = -1;
+			fprintf(stderr, "%s: %s: %s\n", progname, output,
+				strerror(errno));
+			goto out;
+		}
+		fd = -1;
+		if (rename(tmp_path, output) != 0) {
+			fprintf(stderr, "%s: %s: cannot rename %s: %s\n",
+				progname, output, tmp_path, strerror(errno));
+			goto out;
+		}
+		tmp_live = 0;
+	}
+	if (stats)
+		print_stats(&st);
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	remove_tmp();
+	profile_release(&prof);
+	perfdata_close(pd);
+	free(pids);
+	free(tids);
+	message_exit(ret);
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The perf.data reader: file mode (PERFILE2, either byte order) and pipe
+ * mode.  perfdata_open() reads the header, the attrs and their ids and the
+ * feature sections; perfdata_next() then streams the records of the data
+ * section one at a time.  Records that perf synthesizes to describe the
+ * file (HEADER_ATTR, HEADER_FEATURE, tracing data, build ids, ...) are
+ * consumed here and folded into the handle; kernel records are handed to
+ * the caller.
+ */
+#ifndef P2G_PERFDATA_H
+#define P2G_PERFDATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "attr.h"
+#include "error.h"
+#include "input.h"
+
+struct perf_build_id {
+	int32_t pid;
+	uint8_t size;		/* bytes of id used */
+	uint8_t id[20];
+	char *filename;		/* owned */
+};
+
+/* What the feature sections say (each field NULL or 0 when absent). */
+struct perf_header_info {
+	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
+	char *cmdline;
+	uint32_t nr_cpus_avail, nr_cpus_online;
+	uint64_t total_mem_kb;
+	uint64_t first_sample_time, last_sample_time;
+	bool have_sample_time;
+	uint64_t clockid_res_ns;
+	uint32_t compression_type, compression_level;
+	struct perf_build_id *build_ids;
+	size_t nr_build_ids;
+	uint64_t features[4];	/* bitmap of features present */
+};
+
+/* One record of the data section. */
+struct perf_record {
+	uint32_t type;
+	uint16_t misc;
+	uint16_t size;		/* bytes, header included */
+	uint64_t offset;	/* file offset of the record */
+	const unsigned char *data;	/* the whole record; valid until the
+					   next perfdata_next() */
+	struct perf_attr *attr;	/* the record's event, if known */
+};
+
+/* Counts the reader keeps while streaming. */
+struct perfdata_counts {
+	uint64_t records;
+	uint64_t by_type[128];	/* types >= 128 are counted in by_type[0] */
+	uint64_t unknown_id;	/* samples whose id matches no attr */
+	uint64_t lost;		/* events the kernel reported lost */
+};
+
+typedef void (*perfdata_warn_fn)(void *ctx, uint64_t offset,
+				 const char *msg);
+
+struct perfdata {
+	struct input *in;
+	bool pipe_mode;
+	bool big_endian;
+	uint64_t header_size;
+	uint64_t attr_size;
+	uint64_t data_offset;
+	uint64_t data_size;
+	uint64_t data_end;	/* UINT64_MAX: up to end of file */
+	bool salvage;		/* data.size was 0: read what is there */
+	bool done;
+
+	struct perf_attr *attrs;
+	size_t nr_attrs;
+	/* id -> attr index, open addressing; key 0 is stored separately */
+	uint64_t *id_keys;
+	uint32_t *id_vals;
+	size_t id_cap;
+	size_t id_count;
+
+	struct perf_header_info info;
+	struct perfdata_counts counts;
+
+	perfdata_warn_fn warn;
+	void *warn_ctx;
+};
+
+/*
+ * Open a perf.data file at PATH ("-" for standard input) and read
+ * everything up to the data section.  WARN, if not NULL, hears about
+ * problems that do not stop the reading.  Returns NULL on failure with
+ * ERR filled in.  The caller owns the handle and frees it with
+ * perfdata_close().
+ */
+struct perfdata *perfdata_open(const char *path, perfdata_warn_fn warn,
+			       void *warn_ctx, struct p2g_error *err);
+
+/* Close PD and free everything it owns; NULL is accepted. */
+void perfdata_close(struct perfdata *pd);
+
+/*
+ * Fetch the next record of the data section into REC.  Returns 1 for a
+ * record, 0 at the end of the data, -1 on error.
+ */
+int perfdata_next(struct perfdata *pd, struct perf_record *rec,
+		  struct p2g_error *err);
+
+/* The attr that a sample body (the bytes after the record header) belongs
+ * to, or NULL if its id matches none. */
+struct perf_attr *perfdata_sample_attr(struct perfdata *pd,
+				       const unsigned char *body, size_t len);
+
+/* Name of header feature BIT, or NULL if unknown. */
+const char *perfdata_feature_name(unsigned bit);
+
+#endif

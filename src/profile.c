@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/* The in-memory profile: see profile.h. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+
+void
+profile_init(struct profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->slot_bytes = 8;
+}
+
+void
+profile_release(struct profile *p)
+{
+	free(p->recs);
+	free(p->pcs);
+	free(p->maps);
+	profile_init(p);
+}
+
+static int
+reserve_pcs(struct profile *p, uint64_t n)
+{
+	size_t nc;
+	uint64_t *np;
+
+	if (n <= p->cap_pcs - p->npcs)
+		return 0;
+	nc = p->cap_pcs ? p->cap_pcs : 4096;
+	while (nc - p->npcs < n) {
+		if (nc > SIZE_MAX / 16)
+			return -1;
+		nc *= 2;
+	}
+	np = realloc(p->pcs, nc * sizeof(*np));
+	if (np == NULL)
+		return -1;
+	p->pcs = np;
+	p->cap_pcs = nc;
+	return 0;
+}
+
+static struct profile_record *
+new_record(struct profile *p)
+{
+	if (p->nrecs == p->cap_recs) {
+		size_t nc = p->cap_recs ? p->cap_recs * 2 : 256;
+		struct profile_record *nr;
+
+		if (nc > SIZE_MAX / sizeof(*nr))
+			return NULL;
+		nr = realloc(p->recs, nc * sizeof(*nr));
+		if (nr == NULL)
+			return NULL;
+		p->recs = nr;
+		p->cap_recs = nc;
+	}
+	return &p->recs[p->nrecs];
+}
+
+int
+profile_add_extra(struct profile *p, uint64_t count, const uint64_t *pcs,
+		  uint64_t n, unsigned extra)
+{
+	struct profile_record *r;
+	unsigned i;
+
+	if (n == 0)
+		extra = 0;
+	if (n > SIZE_MAX / 8 - extra || reserve_pcs(p, n + extra) < 0)
+		return -1;
+	r = new_record(p);
+	if (r == NULL)
+		return -1;
+	r->count = count;
+	r->off = p->npcs;
+	r->n = n + extra;
+	r->file_off = 0;
+	if (n > 0) {
+		p->pcs[p->npcs++] = pcs[0];
+		for (i = 0; i < extra; i++)
+			p->pcs[p->npcs++] = pcs[0];
+		memcpy(p->pcs + p->npcs, pcs + 1, (size_t)(n - 1) * 8);
+		p->npcs += (size_t)(n - 1);
+	}
+	p->nrecs++;
+	return 0;
+}
+
+int
+profile_add(struct profile *p, uint64_t count, const uint64_t *pcs,
+	    uint64_t n)
+{
+	return profile_add_extra(p, count, pcs, n, 0);
+}
+
+uint64_t *
+profile_new_record(struct profile *p, uint64_t count, uint64_t n)
+{
+	struct profile_record *r;
+	uint64_t *pcs;
+
+	if (n > SIZE_MAX / 8 || reserve_pcs(p, n) < 0)
+		return NULL;
+	r = new_record(p);
+	if (r == NULL)
+		return NULL;
+	r->count = count;
+	r->off = p->npcs;
+	r->n = n;
+	r->file_off = 0;
+	pcs = p->pcs + p->npcs;
+	p->npcs += (size_t)n;
+	p->nrecs++;
+	return pcs;
+}
+
+int
+profile_set_maps(struct profile *p, const char *text, size_t len)
+{
+	char *m = malloc(len + 1);
+
+	if (m == NULL)
+		return -1;
+	memcpy(m, text, len);
+	m[len] = '\0';
+	free(p->maps);
+	p->maps = m;
+	p->maps_len = len;
+	return 0;
+}
+
+uint64_t
+profile_samples(const struct profile *p)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < p->nrecs; i++)
+		sum += p->recs[i].count;
+	return sum;
+}

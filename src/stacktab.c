@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stack table (see stacktab.h): open addressing over entry indices,
+ * with the PCs kept in one pool so that an entry costs 40 bytes plus
+ * 8 per frame.  The hash mixes one 64-bit word per step; equality is
+ * checked only when full hashes match.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stacktab.h"
+
+#define MIX 0x9e3779b97f4a7c15ULL
+
+static inline uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	h ^= v;
+	h *= MIX;
+	return h ^ (h >> 32);
+}
+
+static uint64_t
+stack_hash(uint32_t pid, const uint64_t *pcs, uint32_t n)
+{
+	uint64_t h = mix((uint64_t)pid << 32 | n, 0x2545f4914f6cdd1dULL);
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		h = mix(h, pcs[i]);
+	return h;
+}
+
+void
+stacktab_init(struct stacktab *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void
+stacktab_release(struct stacktab *t)
+{
+	free(t->entries);
+	free(t->pool);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static int
+grow_slots(struct stacktab *t)
+{
+	size_t n = t->nslots ? t->nslots * 2 : 1024, i, j;
+	uint32_t *s;
+
+	if (n > SIZE_MAX / sizeof(*s) || n > UINT32_MAX)
+		return -1;
+	s = calloc(n, sizeof(*s));
+	if (s == NULL)
+		return -1;
+	for (i = 0; i < t->nr; i++) {
+		j = (size_t)t->entries[i].hash & (n - 1);
+		while (s[j] != 0)
+			j = (j + 1) & (n - 1);
+		s[j] = (uint32_t)(i + 1);
+	}
+	free(t->slots);
+	t->slots = s;
+	t->nslots = n;
+	return 0;
+}
+
+int
+stacktab_add(struct stacktab *t, uint32_t pid, const uint64_t *pcs,
+	     uint32_t n, uint64_t count, uint64_t period)
+{
+	uint64_t h = stack_hash(pid, pcs, n);
+	struct stack_entry *e;
+	size_t j;
+
+	if ((t->nr + 1) * 2 > t->nslots && grow_slots(t) < 0)
+		return -1;
+	j = (size_t)h & (t->nslots - 1);
+	while (t->slots[j] != 0) {
+		e = &t->entries[t->slots[j] - 1];
+		if (e->hash == h && e->pid == pid && e->n == n &&
+		    memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0) {
+			e->count += count;
+			e->period += period;
+			return 0;
+		}
+		j = (j + 1) & (t->nslots - 1);
+	}
+	if (t->nr == t->cap_entries) {
+		size_t nc = t->cap_entries ? t->cap_entries * 2 : 1024;
+		struct stack_entry *ne;
+
+		if (nc > SIZE_MAX / sizeof(*ne))
+			return -1;
+		ne = realloc(t->entries, nc * sizeof(*ne));
+		if (ne == NULL)
+			return -1;
+		t->entries = ne;
+		t->cap_entries = nc;
+	}
+	if (t->pool_cap - t->pool_len < n) {
+		size_t nc = t->pool_cap ? t->pool_cap : 8192;
+		uint64_t *np;
+
+		while (nc - t->pool_len < n) {
+			if (nc > SIZE_MAX / 16)
+				return -1;
+			nc *= 2;
+		}
+		np = realloc(t->pool, nc * sizeof(*np));
+		if (np == NULL)
+			return -1;
+		t->pool = np;
+		t->pool_cap = nc;
+	}
+	memcpy(t->pool + t->pool_len, pcs, (size_t)n * 8);
+	e = &t->entries[t->nr];
+	e->hash = h;
+	e->count = count;
+	e->period = period;
+	e->off = t->pool_len;
+	e->pid = pid;
+	e->n = n;
+	t->pool_len += n;
+	t->slots[j] = (uint32_t)(++t->nr);
+	return 0;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stack table: sums samples with identical (process, call stack)
+ * into one entry.  Its memory grows with the number of distinct stacks,
+ * never with the number of samples.
+ */
+#ifndef P2G_STACKTAB_H
+#define P2G_STACKTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct stack_entry {
+	uint64_t hash;
+	uint64_t count;		/* samples */
+	uint64_t period;	/* sum of their periods */
+	size_t off;		/* index of the first PC in the pool */
+	uint32_t pid;
+	uint32_t n;		/* number of PCs, leaf first */
+};
+
+struct stacktab {
+	struct stack_entry *entries;
+	size_t nr, cap_entries;
+	uint64_t *pool;		/* PCs of all entries, back to back */
+	size_t pool_len, pool_cap;
+	uint32_t *slots;	/* open addressing: entry index + 1 */
+	size_t nslots;
+};
+
+/* Initialise an empty table. */
+void stacktab_init(struct stacktab *t);
+
+/* Free what T owns; T itself may then be reused after stacktab_init(). */
+void stacktab_release(struct stacktab *t);
+
+/* Add COUNT samples with total PERIOD of stack PCS[0..N) (leaf first) in
+ * process PID.  Returns 0, or -1 when out of memory. */
+int stacktab_add(struct stacktab *t, uint32_t pid, const uint64_t *pcs,
+		 uint32_t n, uint64_t count, uint64_t period);
+
+/* The PCs of entry E. */
+static inline const uint64_t *
+stacktab_pcs(const struct stacktab *t, const struct stack_entry *e)
+{
+	return t->pool + e->off;
+}
+
+#endif

@@ -1,0 +1,89 @@
+#!/bin/sh
+# mkfixtures.sh - regenerate every fixture in testdata/.
+#
+# Needs: x86_64, perf (tested: 6.1), gcc, python3, google-perftools
+# (libprofiler + google-pprof), and permission to profile (root, or
+# kernel.perf_event_paranoid <= 1).  Only the software event cpu-clock (and
+# task-clock) is used.  Recording happens in testdata/progs so that the
+# mapping paths in the files are <abs>/testdata/progs/NAME.
+#
+# Outputs (all in testdata/):
+#   NAME.perf.data            perf record output
+#   NAME.perf.data.expected   perf's reading of it (perf-stacks.py, sorted)
+#   NAME.perf.data.header     perf report --header-only (file-mode files)
+#   NAME.prof                 real libprofiler CPU profile (hot multi threads)
+#   NAME.prof.pprof-text      google-pprof --text of it
+#   fixtures.stats            counts and cross-check results
+# Sample counts differ from run to run; fixtures.stats records this run's.
+set -eu
+
+T=$(cd "$(dirname "$0")" && pwd)
+PERF=${PERF:-perf}
+LIBPROFILER=${LIBPROFILER:-/usr/lib/x86_64-linux-gnu/libprofiler.so.0}
+PPROF=${PPROF:-google-pprof}
+TAB=$(printf '\t')
+
+"$T/progs/mkprogs.sh"
+
+cd "$T/progs"
+rm -f ../*.perf.data ../*.perf.data.expected ../*.perf.data.header \
+      ../*.prof ../*.prof.pprof-text ../fixtures.stats
+
+# ---- perf.data fixtures (frame-pointer callchains, -g) ---------------------
+for p in hot recurse multi threads forkexec; do
+	$PERF record -e cpu-clock -F 999 -g -o ../$p.perf.data -- ./$p
+done
+# user space only: no kernel frames, so every stack shares main's return
+# address as its second frame (the shape pprof's heuristic strips)
+$PERF record -e cpu-clock:u -F 999 -g -o ../hot-user.perf.data -- ./hot
+# no callchain
+$PERF record -e cpu-clock -F 999 -o ../hot-nocg.perf.data -- ./hot
+# pipe mode (the programs print to stderr, so stdout carries only perf data)
+$PERF record -e cpu-clock -F 999 -g -o - -- ./multi > ../multi-pipe.perf.data
+# two events in one file
+$PERF record -e cpu-clock -e task-clock -F 999 -g -o ../multi-2ev.perf.data -- ./multi
+# bundled example for the README (separate recording of multi)
+$PERF record -e cpu-clock -F 999 -g -o ../example.perf.data -- ./multi
+
+# ---- real gperftools profiles ----------------------------------------------
+for p in hot multi threads; do
+	CPUPROFILE=../$p.prof CPUPROFILE_FREQUENCY=250 LD_PRELOAD=$LIBPROFILER ./$p
+done
+
+cd "$T"
+chmod 644 ./*.perf.data ./*.prof
+
+# ---- oracles ---------------------------------------------------------------
+for f in *.perf.data; do
+	PERF_STACKS_OUT=$f.unsorted $PERF script -i $f --no-inline \
+		-s perf-stacks.py 2> $f.log
+	LC_ALL=C sort -t "$TAB" -k3,3 -k4,4n -k5,5 $f.unsorted > $f.expected
+	rm -f $f.unsorted
+	case $f in
+	*-pipe.perf.data) ;;
+	*) $PERF report -i $f --header-only > $f.header ;;
+	esac
+	{
+		echo "== $f"
+		grep '^perf-stacks:' $f.log
+		$PERF report -D -i $f 2>/dev/null | python3 rawchains.py $f.expected \
+			|| echo "rawchains check FAILED for $f" >&2
+		echo "perf report -D PERF_RECORD_SAMPLE lines: $($PERF report -D -i $f 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE(')"
+		case $f in
+		*-pipe.perf.data) ;;
+		*) echo "perf script -F event per event:" \
+			$($PERF script -i $f -F event 2>/dev/null | sort | uniq -c | tr -s ' ')
+		   ;;
+		esac
+		echo "expected per event (count, period):" \
+			$(awk -F "$TAB" '{c[$3]+=$1; p[$3]+=$2} END {for (e in c) print e, c[e], p[e]}' $f.expected | sort)
+	} >> fixtures.stats
+	rm -f $f.log
+done
+
+# ---- pprof text of the libprofiler profiles ----------------------------------
+for p in hot multi threads; do
+	$PPROF --text progs/$p $p.prof > $p.prof.pprof-text
+done
+
+cat fixtures.stats

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of the stack table: identical (pid, stack) pairs are summed,
+ * anything that differs in pid, depth or one frame is kept apart, and the
+ * table survives many rehashes with every count intact.
+ */
+#include "config.h"
+
+#include "stacktab.h"
+#include "unit.h"
+
+int
+main(void)
+{
+	struct stacktab t;
+	uint64_t a[3] = { 0x401136, 0x40117a, 0x7f0000001000 };
+	uint64_t b[3] = { 0x401136, 0x40117a, 0x7f0000001001 };
+	uint64_t s[4];
+	size_t i;
+	uint64_t total = 0;
+
+	stacktab_init(&t);
+	CHECK(stacktab_add(&t, 1, a, 3, 1, 10) == 0);
+	CHECK(stacktab_add(&t, 1, a, 3, 2, 20) == 0);
+	CHECK(stacktab_add(&t, 2, a, 3, 1, 10) == 0);	/* other pid */
+	CHECK(stacktab_add(&t, 1, a, 2, 1, 10) == 0);	/* prefix */
+	CHECK(stacktab_add(&t, 1, b, 3, 1, 10) == 0);	/* one frame */
+	CHECK_EQ_U64(t.nr, 4);
+	CHECK_EQ_U64(t.entries[0].count, 3);
+	CHECK_EQ_U64(t.entries[0].period, 30);
+	CHECK_EQ_U64(t.entries[0].n, 3);
+	CHECK_EQ_U64(stacktab_pcs(&t, &t.entries[3])[2], 0x7f0000001001);
+	stacktab_release(&t);
+
+	/* 100000 distinct stacks, each added i % 3 + 1 times. */
+	stacktab_init(&t);
+	for (i = 0; i < 300000; i++) {
+		size_t k = i % 100000;
+
+		s[0] = 0x400000 + k;
+		s[1] = k * 7;
+		s[2] = 0x1000;
+		s[3] = k >> 3;
+		if (k % 3 + 1 > i / 100000 &&
+		    stacktab_add(&t, (uint32_t)(k & 7), s, 1 + (uint32_t)(k % 4),
+				 1, 1) < 0)
+			CHECK(!"out of memory");
+	}
+	CHECK_EQ_U64(t.nr, 100000);
+	for (i = 0; i < t.nr; i++) {
+		const struct stack_entry *e = &t.entries[i];
+		size_t k = (size_t)(stacktab_pcs(&t, e)[0] - 0x400000);
+
+		CHECK(e->count == k % 3 + 1);
+		total += e->count;
+	}
+	/* 33334 stacks of count 1, 33333 of 2 and 33333 of 3 */
+	CHECK_EQ_U64(total, 199999);
+	stacktab_release(&t);
+	return unit_exit();
+}
