@@ -73,17 +73,68 @@ static const char *const sw_names[] = {
 	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
 };
 
+/*
+ * The modifier suffix perf prints after a name it makes up itself
+ * (tools/perf/util/evsel.c, evsel__add_modifiers): the privilege levels
+ * counted when any is excluded, "p" per precise_ip level, and H/G for
+ * host and guest when they differ from the default.
+ */
+static void
+add_modifiers(const struct perf_attr *a, char *buf, size_t size)
+{
+	uint64_t f = a->flags;
+	unsigned precise = (unsigned)(f >> 15) & 3;
+	bool guest_default = false;
+	size_t n = strlen(buf);
+	char mods[16];
+	size_t m = 0;
+
+	if (f & (PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_USER |
+		 PERF_ATTR_FLAG_EXCLUDE_HV)) {
+		if (!(f & PERF_ATTR_FLAG_EXCLUDE_KERNEL))
+			mods[m++] = 'k';
+		if (!(f & PERF_ATTR_FLAG_EXCLUDE_USER))
+			mods[m++] = 'u';
+		if (!(f & PERF_ATTR_FLAG_EXCLUDE_HV))
+			mods[m++] = 'h';
+		guest_default = true;
+	}
+	if (precise) {
+		while (precise--)
+			mods[m++] = 'p';
+		guest_default = true;
+	}
+	if ((f & PERF_ATTR_FLAG_EXCLUDE_HOST) ||
+	    ((f & PERF_ATTR_FLAG_EXCLUDE_GUEST) != 0) == guest_default) {
+		if (!(f & PERF_ATTR_FLAG_EXCLUDE_HOST))
+			mods[m++] = 'H';
+		if (!(f & PERF_ATTR_FLAG_EXCLUDE_GUEST))
+			mods[m++] = 'G';
+	}
+	if (m > 0 && n + m + 2 <= size) {
+		buf[n] = ':';
+		memcpy(buf + n + 1, mods, m);
+		buf[n + 1 + m] = '\0';
+	}
+}
+
 static char *
 default_name(const struct perf_attr *a)
 {
-	char buf[64];
+	char buf[80];
 
 	if (a->type == PERF_TYPE_HARDWARE &&
-	    a->config < sizeof(hw_names) / sizeof(hw_names[0]))
-		return strdup(hw_names[a->config]);
+	    a->config < sizeof(hw_names) / sizeof(hw_names[0])) {
+		snprintf(buf, sizeof(buf), "%s", hw_names[a->config]);
+		add_modifiers(a, buf, sizeof(buf));
+		return strdup(buf);
+	}
 	if (a->type == PERF_TYPE_SOFTWARE &&
-	    a->config < sizeof(sw_names) / sizeof(sw_names[0]))
-		return strdup(sw_names[a->config]);
+	    a->config < sizeof(sw_names) / sizeof(sw_names[0])) {
+		snprintf(buf, sizeof(buf), "%s", sw_names[a->config]);
+		add_modifiers(a, buf, sizeof(buf));
+		return strdup(buf);
+	}
 	switch (a->type) {
 	case PERF_TYPE_TRACEPOINT:
 		snprintf(buf, sizeof(buf), "tracepoint-%llu",

@@ -2,6 +2,7 @@
 /* The conversion pipeline: see convert.h. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,31 +23,8 @@ struct conv {
 	struct stacktab tab;
 	uint64_t *frames;
 	size_t frames_cap;
-	struct perf_attr *event;	/* selected event, once known */
-	bool event_warned;
+	uint64_t undecodable;	/* samples of events we cannot lay out */
 };
-
-/* Is A the event to convert?  The first sampling event unless named. */
-static bool
-is_selected(struct conv *cv, struct perf_attr *a)
-{
-	size_t i;
-
-	if (cv->event != NULL)
-		return a == cv->event;
-	if (cv->o->event != NULL) {
-		if (!attr_matches(a, cv->o->event))
-			return false;
-	} else {
-		for (i = 0; i < cv->pd->nr_attrs; i++)
-			if (cv->pd->attrs[i].sample_period != 0)
-				break;
-		if (i < cv->pd->nr_attrs && &cv->pd->attrs[i] != a)
-			return false;
-	}
-	cv->event = a;
-	return true;
-}
 
 static bool
 in_list(const int32_t *v, size_t n, int32_t x)
@@ -81,14 +59,14 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	struct convert_stats *st = cv->st;
 	const struct convert_opts *o = cv->o;
 	struct perf_sample s;
-	struct process *proc;
 	uint64_t i, n = 0, v;
 
 	st->samples++;
 	rec->attr->nr_samples++;
-	if (!is_selected(cv, rec->attr))
-		return 0;
-	st->samples_event++;
+	if (rec->attr->unknown_bits) {
+		cv->undecodable++;
+		return 0;	/* an error only if this event is chosen */
+	}
 	if (sample_decode(rec->attr, rec->data + 8, rec->size - 8u,
 			  rec->offset + 8, cv->pd->big_endian, &s, err) < 0)
 		return -1;
@@ -132,14 +110,11 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	}
 	if (n > UINT32_MAX)
 		n = UINT32_MAX;
-	if (stacktab_add(&cv->tab, s.pid, cv->frames, (uint32_t)n, 1,
-			 s.period) < 0)
+	if (stacktab_add(&cv->tab, (uint32_t)(rec->attr - cv->pd->attrs),
+			 s.pid, cv->frames, (uint32_t)n, 1, s.period) < 0)
 		goto nomem;
-	proc = addrspace_process(&cv->as, (int32_t)s.pid);
-	if (proc == NULL)
+	if (addrspace_process(&cv->as, (int32_t)s.pid) == NULL)
 		goto nomem;
-	proc->samples++;
-	st->samples_used++;
 	return 0;
 nomem:
 	return p2g_fail(err, P2G_NOMEM, rec->offset,
@@ -301,6 +276,68 @@ cmp_entry_order(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/*
+ * The event to convert: the one --event names (its name as perf prints
+ * it, with or without the modifiers), else the first sampling event in
+ * the file's order that has samples passing the filters.
+ */
+static int
+pick_event(struct conv *cv, uint32_t *ev, struct p2g_error *err)
+{
+	struct perfdata *pd = cv->pd;
+	uint64_t *used;
+	size_t i;
+	int ret = 0;
+
+	if (pd->nr_attrs == 0)
+		return p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
+				"the file describes no events");
+	used = calloc(pd->nr_attrs, sizeof(*used));
+	if (used == NULL)
+		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+				"out of memory");
+	for (i = 0; i < cv->tab.nr; i++)
+		used[cv->tab.entries[i].ev] += cv->tab.entries[i].count;
+	for (i = 0; i < pd->nr_attrs; i++) {
+		if (cv->o->event != NULL) {
+			if (attr_matches(&pd->attrs[i], cv->o->event))
+				break;
+		} else if (pd->attrs[i].sample_period != 0 &&
+			   (used[i] > 0 || pd->attrs[i].nr_samples > 0)) {
+			break;
+		}
+	}
+	if (i == pd->nr_attrs) {
+		if (cv->o->event != NULL) {
+			char names[256] = "";
+			size_t k, len = 0;
+
+			for (k = 0; k < pd->nr_attrs && len < sizeof(names);
+			     k++)
+				len += (size_t)snprintf(
+					names + len, sizeof(names) - len,
+					"%s%s", k ? ", " : "",
+					pd->attrs[k].name);
+			ret = p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
+				       "no event named \"%s\" (the file has: "
+				       "%s)", cv->o->event, names);
+		} else {
+			ret = p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
+				       "no samples in the file");
+		}
+	} else if (pd->attrs[i].unknown_bits) {
+		ret = p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
+			       "event %s has sample_type bits 0x%llx that "
+			       "this version cannot lay out",
+			       pd->attrs[i].name,
+			       (unsigned long long)(pd->attrs[i].sample_type &
+						    ~PERF_SAMPLE_KNOWN_MASK));
+	}
+	*ev = (uint32_t)i;
+	free(used);
+	return ret;
+}
+
 int
 convert_run(struct perfdata *pd, const struct convert_opts *o,
 	    struct profile *out, struct convert_stats *st,
@@ -312,7 +349,10 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 	struct profile truth;
 	unsigned char *extra = NULL;
 	struct fixup_result fr;
+	const struct perf_attr *event;
 	bool with_kernel = false;
+	uint64_t total = 0;
+	uint32_t ev = 0;
 	size_t i, n;
 	int ret = -1;
 
@@ -332,26 +372,27 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 	st->unknown_id = pd->counts.unknown_id;
 	for (i = 0; i < pd->nr_attrs; i++)
 		st->nr_sampling_events += pd->attrs[i].sample_period != 0;
-	if (cv.event == NULL) {
-		if (o->event != NULL) {
-			p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
-				 "no samples of an event named \"%s\"",
-				 o->event);
-			goto out;
-		}
-		if (pd->nr_attrs == 0) {
-			p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
-				 "the file describes no events");
-			goto out;
-		}
-		for (i = 0; i < pd->nr_attrs; i++)
-			if (pd->attrs[i].sample_period != 0)
-				break;
-		cv.event = &pd->attrs[i < pd->nr_attrs ? i : 0];
-	}
-	st->event = cv.event;
+	if (pick_event(&cv, &ev, err) < 0)
+		goto out;
+	event = &pd->attrs[ev];
+	st->event = event;
+	st->samples_event = event->nr_samples;
 
-	/* The process to write: the one with the most samples. */
+	/* The process to write: the one with the most samples that passed
+	 * the filters. */
+	for (i = 0; i < cv.as.nprocs; i++)
+		cv.as.procs[i].samples = 0;
+	for (i = 0; i < cv.tab.nr; i++) {
+		const struct stack_entry *e = &cv.tab.entries[i];
+		struct process *p;
+
+		if (e->ev != ev)
+			continue;
+		p = addrspace_find(&cv.as, (int32_t)e->pid);
+		if (p != NULL)
+			p->samples += e->count;
+		total += e->count;
+	}
 	for (i = 0; i < cv.as.nprocs; i++) {
 		const struct process *p = &cv.as.procs[i];
 
@@ -364,23 +405,22 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 	}
 	if (best == NULL) {
 		p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
-			 st->samples_event == 0
-				 ? "no samples of event %s"
-				 : "no samples of event %s pass the filters",
-			 cv.event->name);
+			 "no samples of event %s%s", event->name,
+			 event->nr_samples ? " pass the filters" : "");
 		goto out;
 	}
 	st->pid = best->pid;
 	memcpy(st->comm, best->comm, sizeof(st->comm));
-	st->samples_other_process = st->samples_used - best->samples;
 	st->samples_used = best->samples;
+	st->samples_other_process = total - best->samples;
 
 	/* Records of that process, most samples first. */
 	order = malloc((cv.tab.nr ? cv.tab.nr : 1) * sizeof(*order));
 	if (order == NULL)
 		goto nomem;
 	for (i = n = 0; i < cv.tab.nr; i++)
-		if ((int32_t)cv.tab.entries[i].pid == best->pid)
+		if (cv.tab.entries[i].ev == ev &&
+		    (int32_t)cv.tab.entries[i].pid == best->pid)
 			order[n++] = &cv.tab.entries[i];
 	qsort(order, n, sizeof(*order), cmp_entry_order);
 	for (i = 0; i < n; i++) {
@@ -404,7 +444,7 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 	st->stacks = n;
 
 	st->period_us = o->period_us ? o->period_us
-				     : attr_period_us(cv.event);
+				     : attr_period_us(event);
 	if (st->period_us == 0) {
 		st->period_us = 1;
 		st->period_guessed = true;

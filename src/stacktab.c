@@ -23,9 +23,10 @@ mix(uint64_t h, uint64_t v)
 }
 
 static uint64_t
-stack_hash(uint32_t pid, const uint64_t *pcs, uint32_t n)
+stack_hash(uint32_t ev, uint32_t pid, const uint64_t *pcs, uint32_t n)
 {
-	uint64_t h = mix((uint64_t)pid << 32 | n, 0x2545f4914f6cdd1dULL);
+	uint64_t h = mix((uint64_t)pid << 32 | n,
+			 0x2545f4914f6cdd1dULL + ev);
 	uint32_t i;
 
 	for (i = 0; i < n; i++)
@@ -72,10 +73,10 @@ grow_slots(struct stacktab *t)
 }
 
 int
-stacktab_add(struct stacktab *t, uint32_t pid, const uint64_t *pcs,
-	     uint32_t n, uint64_t count, uint64_t period)
+stacktab_add(struct stacktab *t, uint32_t ev, uint32_t pid,
+	     const uint64_t *pcs, uint32_t n, uint64_t count, uint64_t period)
 {
-	uint64_t h = stack_hash(pid, pcs, n);
+	uint64_t h = stack_hash(ev, pid, pcs, n);
 	struct stack_entry *e;
 	size_t j;
 
@@ -84,7 +85,7 @@ stacktab_add(struct stacktab *t, uint32_t pid, const uint64_t *pcs,
 	j = (size_t)h & (t->nslots - 1);
 	while (t->slots[j] != 0) {
 		e = &t->entries[t->slots[j] - 1];
-		if (e->hash == h && e->pid == pid && e->n == n &&
+		if (e->hash == h && e->pid == pid && e->ev == ev && e->n == n &&
 		    memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0) {
 			e->count += count;
 			e->period += period;
@@ -126,6 +127,7 @@ stacktab_add(struct stacktab *t, uint32_t pid, const uint64_t *pcs,
 	e->period = period;
 	e->off = t->pool_len;
 	e->pid = pid;
+	e->ev = ev;
 	e->n = n;
 	t->pool_len += n;
 	t->slots[j] = (uint32_t)(++t->nr);

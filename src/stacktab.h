@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The stack table: sums samples with identical (process, call stack)
+ * The stack table: sums samples with identical (event, process, stack)
  * into one entry.  Its memory grows with the number of distinct stacks,
  * never with the number of samples.
  */
@@ -16,6 +16,7 @@ struct stack_entry {
 	uint64_t period;	/* sum of their periods */
 	size_t off;		/* index of the first PC in the pool */
 	uint32_t pid;
+	uint32_t ev;		/* index of the event */
 	uint32_t n;		/* number of PCs, leaf first */
 };
 
@@ -34,10 +35,11 @@ void stacktab_init(struct stacktab *t);
 /* Free what T owns; T itself may then be reused after stacktab_init(). */
 void stacktab_release(struct stacktab *t);
 
-/* Add COUNT samples with total PERIOD of stack PCS[0..N) (leaf first) in
- * process PID.  Returns 0, or -1 when out of memory. */
-int stacktab_add(struct stacktab *t, uint32_t pid, const uint64_t *pcs,
-		 uint32_t n, uint64_t count, uint64_t period);
+/* Add COUNT samples with total PERIOD of stack PCS[0..N) (leaf first) of
+ * event EV in process PID.  Returns 0, or -1 when out of memory. */
+int stacktab_add(struct stacktab *t, uint32_t ev, uint32_t pid,
+		 const uint64_t *pcs, uint32_t n, uint64_t count,
+		 uint64_t period);
 
 /* The PCs of entry E. */
 static inline const uint64_t *

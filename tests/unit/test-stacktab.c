@@ -20,16 +20,17 @@ main(void)
 	uint64_t total = 0;
 
 	stacktab_init(&t);
-	CHECK(stacktab_add(&t, 1, a, 3, 1, 10) == 0);
-	CHECK(stacktab_add(&t, 1, a, 3, 2, 20) == 0);
-	CHECK(stacktab_add(&t, 2, a, 3, 1, 10) == 0);	/* other pid */
-	CHECK(stacktab_add(&t, 1, a, 2, 1, 10) == 0);	/* prefix */
-	CHECK(stacktab_add(&t, 1, b, 3, 1, 10) == 0);	/* one frame */
-	CHECK_EQ_U64(t.nr, 4);
+	CHECK(stacktab_add(&t, 0, 1, a, 3, 1, 10) == 0);
+	CHECK(stacktab_add(&t, 0, 1, a, 3, 2, 20) == 0);
+	CHECK(stacktab_add(&t, 0, 2, a, 3, 1, 10) == 0);	/* other pid */
+	CHECK(stacktab_add(&t, 1, 1, a, 3, 1, 10) == 0);	/* other event */
+	CHECK(stacktab_add(&t, 0, 1, a, 2, 1, 10) == 0);	/* prefix */
+	CHECK(stacktab_add(&t, 0, 1, b, 3, 1, 10) == 0);	/* one frame */
+	CHECK_EQ_U64(t.nr, 5);
 	CHECK_EQ_U64(t.entries[0].count, 3);
 	CHECK_EQ_U64(t.entries[0].period, 30);
 	CHECK_EQ_U64(t.entries[0].n, 3);
-	CHECK_EQ_U64(stacktab_pcs(&t, &t.entries[3])[2], 0x7f0000001001);
+	CHECK_EQ_U64(stacktab_pcs(&t, &t.entries[4])[2], 0x7f0000001001);
 	stacktab_release(&t);
 
 	/* 100000 distinct stacks, each added i % 3 + 1 times. */
@@ -42,7 +43,7 @@ main(void)
 		s[2] = 0x1000;
 		s[3] = k >> 3;
 		if (k % 3 + 1 > i / 100000 &&
-		    stacktab_add(&t, (uint32_t)(k & 7), s, 1 + (uint32_t)(k % 4),
+		    stacktab_add(&t, 0, (uint32_t)(k & 7), s, 1 + (uint32_t)(k % 4),
 				 1, 1) < 0)
 			CHECK(!"out of memory");
 	}
