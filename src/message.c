@@ -17,13 +17,48 @@ const char *progname = PACKAGE;
 bool message_quiet;
 
 void
+message_put_safe(FILE *f, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p < 0x20 || *p >= 0x7f || *p == '\\')
+			fprintf(f, "\\x%02x", *p);
+		else
+			putc(*p, f);
+	}
+}
+
+/* Format a message and print it with its non-printable bytes escaped:
+ * names and strings inside it come from the input file. */
+static void
+vput_safe(FILE *f, const char *fmt, va_list ap)
+{
+	char buf[1024];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	message_put_safe(f, buf);
+}
+
+static void
+put_safe(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vput_safe(f, fmt, ap);
+	va_end(ap);
+}
+
+void
 message_error(const char *file, const struct p2g_error *err)
 {
 	if (err->offset != P2G_NO_OFFSET)
-		fprintf(stderr, "%s: %s: offset 0x%llx: %s\n", progname, file,
-			(unsigned long long)err->offset, err->msg);
+		put_safe(stderr, "%s: %s: offset 0x%llx: %s", progname, file,
+			 (unsigned long long)err->offset, err->msg);
 	else
-		fprintf(stderr, "%s: %s: %s\n", progname, file, err->msg);
+		put_safe(stderr, "%s: %s: %s", progname, file, err->msg);
+	fputc('\n', stderr);
 }
 
 void
@@ -34,12 +69,12 @@ message_warning(const char *file, uint64_t offset, const char *fmt, ...)
 	if (message_quiet)
 		return;
 	if (offset != P2G_NO_OFFSET)
-		fprintf(stderr, "%s: %s: offset 0x%llx: warning: ", progname,
-			file, (unsigned long long)offset);
+		put_safe(stderr, "%s: %s: offset 0x%llx: warning: ", progname,
+			 file, (unsigned long long)offset);
 	else
-		fprintf(stderr, "%s: %s: warning: ", progname, file);
+		put_safe(stderr, "%s: %s: warning: ", progname, file);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vput_safe(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -51,9 +86,9 @@ message_note(const char *file, const char *fmt, ...)
 
 	if (message_quiet)
 		return;
-	fprintf(stderr, "%s: %s: ", progname, file);
+	put_safe(stderr, "%s: %s: ", progname, file);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vput_safe(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }

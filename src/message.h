@@ -8,11 +8,16 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 
 extern const char *progname;
 extern bool message_quiet;
+
+/* Print S to F with bytes outside printable ASCII (and backslash) as
+ * \xHH: strings from an input file may hold anything. */
+void message_put_safe(FILE *f, const char *s);
 
 /* Report ERR about FILE on stderr. */
 void message_error(const char *file, const struct p2g_error *err);

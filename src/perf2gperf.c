@@ -182,6 +182,14 @@ print_sample_type(uint64_t st)
 		printf("0");
 }
 
+static void
+print_field(const char *label, const char *value)
+{
+	printf("# %s : ", label);
+	message_put_safe(stdout, value);
+	putchar('\n');
+}
+
 static int
 cmp_proc(const void *a, const void *b)
 {
@@ -220,32 +228,34 @@ do_info(struct perfdata *pd)
 		       pd->data_offset + pd->data_size);
 	}
 	if (hi->hostname)
-		printf("# hostname : %s\n", hi->hostname);
+		print_field("hostname", hi->hostname);
 	if (hi->osrelease)
-		printf("# os release : %s\n", hi->osrelease);
+		print_field("os release", hi->osrelease);
 	if (hi->version)
-		printf("# perf version : %s\n", hi->version);
+		print_field("perf version", hi->version);
 	if (hi->arch)
-		printf("# arch : %s\n", hi->arch);
+		print_field("arch", hi->arch);
 	if (hi->features[0] & (1ULL << HEADER_NRCPUS)) {
 		printf("# nrcpus online : %u\n", hi->nr_cpus_online);
 		printf("# nrcpus avail : %u\n", hi->nr_cpus_avail);
 	}
 	if (hi->cpudesc)
-		printf("# cpudesc : %s\n", hi->cpudesc);
+		print_field("cpudesc", hi->cpudesc);
 	if (hi->cpuid)
-		printf("# cpuid : %s\n", hi->cpuid);
+		print_field("cpuid", hi->cpuid);
 	if (hi->total_mem_kb)
 		printf("# total memory : %" PRIu64 " kB\n", hi->total_mem_kb);
 	if (hi->cmdline)
-		printf("# cmdline : %s\n", hi->cmdline);
+		print_field("cmdline", hi->cmdline);
 	for (i = 0; i < pd->nr_attrs; i++) {
 		const struct perf_attr *a = &pd->attrs[i];
 
-		printf("# event : name = %s, type = %u, config = 0x%" PRIx64
+		printf("# event : name = ");
+		message_put_safe(stdout, a->name);
+		printf(", type = %u, config = 0x%" PRIx64
 		       ", size = %u, { sample_period, sample_freq } = %" PRIu64
-		       ", sample_type = ", a->name, a->type, a->config,
-		       a->size, a->sample_period);
+		       ", sample_type = ", a->type, a->config, a->size,
+		       a->sample_period);
 		print_sample_type(a->sample_type);
 		printf(", read_format = 0x%" PRIx64 "%s", a->read_format,
 		       a->freq ? ", freq = 1" : "");
@@ -289,15 +299,20 @@ do_info(struct perfdata *pd)
 	printf("\n# ========\n#\n");
 
 	printf("# events (samples):\n");
-	for (i = 0; i < pd->nr_attrs; i++)
-		printf("%12" PRIu64 "  %s\n", pd->attrs[i].nr_samples,
-		       pd->attrs[i].name);
+	for (i = 0; i < pd->nr_attrs; i++) {
+		printf("%12" PRIu64 "  ", pd->attrs[i].nr_samples);
+		message_put_safe(stdout, pd->attrs[i].name);
+		putchar('\n');
+	}
 	printf("#\n# processes (samples, all events):\n");
 	qsort(as.procs, as.nprocs, sizeof(*as.procs), cmp_proc);
 	for (i = 0; i < as.nprocs; i++)
-		if (as.procs[i].samples > 0)
-			printf("%12" PRIu64 "  %d %s\n", as.procs[i].samples,
-			       as.procs[i].pid, as.procs[i].comm);
+		if (as.procs[i].samples > 0) {
+			printf("%12" PRIu64 "  %d ", as.procs[i].samples,
+			       as.procs[i].pid);
+			message_put_safe(stdout, as.procs[i].comm);
+			putchar('\n');
+		}
 	/* The table was reordered: its slots no longer apply. */
 	free(as.proc_slots);
 	as.proc_slots = NULL;
