@@ -11,7 +11,6 @@
 #define PROT_READ_ 1
 #define PROT_WRITE_ 2
 #define PROT_EXEC_ 4
-#define MAP_SHARED_ 1
 
 static size_t
 slot_of(int32_t key, size_t n)
@@ -307,7 +306,9 @@ append_line(char **buf, size_t *len, const struct mapping *m)
 	perms[0] = (m->prot & PROT_READ_) ? 'r' : '-';
 	perms[1] = (m->prot & PROT_WRITE_) ? 'w' : '-';
 	perms[2] = 'x';
-	perms[3] = (m->flags & MAP_SHARED_) ? 's' : 'p';
+	/* Always 'p': Go pprof's maps pattern has no 's' and would drop the
+	 * path of a shared executable mapping. */
+	perms[3] = 'p';
 	perms[4] = '\0';
 	n = snprintf(NULL, 0, "%08llx-%08llx %s %08llx %02x:%02x %llu %s\n",
 		     (unsigned long long)m->start,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "convert.h"
+#include "cpuprof.h"
 #include "cursor.h"
 #include "fixup.h"
 #include "perf_abi.h"
@@ -279,7 +280,8 @@ cmp_entry_order(const void *a, const void *b)
 /*
  * The event to convert: the one --event names (its name as perf prints
  * it, with or without the modifiers), else the first sampling event in
- * the file's order that has samples passing the filters.
+ * the file's order that has samples (if the filters then leave none of
+ * them, the caller says so rather than quietly taking another event).
  */
 static int
 pick_event(struct conv *cv, uint32_t *ev, struct p2g_error *err)
@@ -321,6 +323,14 @@ pick_event(struct conv *cv, uint32_t *ev, struct p2g_error *err)
 			ret = p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
 				       "no event named \"%s\" (the file has: "
 				       "%s)", cv->o->event, names);
+		} else if (pd->info.features[0] &
+			   (1ULL << HEADER_DIR_FORMAT)) {
+			ret = p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
+				       "this is the header of a perf.data "
+				       "directory (perf record --threads): "
+				       "its samples are in the data.N files "
+				       "beside it, which are not supported "
+				       "yet");
 		} else {
 			ret = p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
 				       "no samples in the file");
@@ -449,6 +459,20 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 		st->period_us = 1;
 		st->period_guessed = true;
 	}
+	if (st->period_us > CPUPROF_MAX_PERIOD) {
+		p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
+			 "the period of event %s is %llu us, more than "
+			 "google-pprof reads; set one with --period-us",
+			 event->name, (unsigned long long)st->period_us);
+		goto out;
+	}
+	/* perf record --call-graph dwarf stores registers and stack copies
+	 * for unwinding; without an unwinder only the kernel's callchain
+	 * (kernel frames and the user IP) is there. */
+	st->dwarf_unwound = false;
+	st->dwarf_recording =
+		(event->sample_type & PERF_SAMPLE_STACK_USER) != 0 &&
+		(event->sample_type & PERF_SAMPLE_REGS_USER) != 0;
 
 	/* Leaf copies against Go pprof's rewriting (fixup.h). */
 	extra = calloc(truth.nrecs ? truth.nrecs : 1, 1);

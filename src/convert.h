@@ -57,6 +57,8 @@ struct convert_stats {
 	uint64_t fixup_copies;
 	bool fixup_converged;
 	bool perl_strips;
+	bool dwarf_recording;	/* recorded with --call-graph dwarf */
+	bool dwarf_unwound;	/* and the user stacks were unwound */
 };
 
 /*

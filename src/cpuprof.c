@@ -221,40 +221,78 @@ take_space(const char *s, size_t len, size_t *i)
 	return *i > start;
 }
 
-int
+/* Skip an address as Go pprof's pattern reads it: optional 0x, hex. */
+static bool
+take_addr(const char *s, size_t len, size_t *i)
+{
+	if (*i + 1 < len && s[*i] == '0' && (s[*i + 1] == 'x' || s[*i + 1] == 'X'))
+		*i += 2;
+	return take_hex(s, len, i);
+}
+
+/* The next whitespace-separated token: [*start, *end). */
+static bool
+token(const char *s, size_t len, size_t *i, size_t *start, size_t *end)
+{
+	take_space(s, len, i);
+	if (*i == len)
+		return false;
+	*start = *i;
+	while (*i < len && !isspace((unsigned char)s[*i]))
+		(*i)++;
+	*end = *i;
+	return true;
+}
+
+static bool
+all_of(const char *s, size_t a, size_t b, const char *set)
+{
+	for (; a < b; a++)
+		if (strchr(set, s[a]) == NULL)
+			return false;
+	return true;
+}
+
+const char *
 cpuprof_check_maps_line(const char *s, size_t len)
 {
-	size_t i = 0, j;
+	size_t i = 0, j, a, b;
 
 	take_space(s, len, &i);
 	if (i == len)
-		return 0;
+		return NULL;
+	/* Go pprof (profile/legacy_profile.go) reads a mapping when the line
+	 * starts with an address range "start-end" (or "start end", an
+	 * optional colon after it), then optional permissions, then either
+	 * /proc/maps fields (offset dev inode path) or the brief form (path,
+	 * "(@offset)", build id).  Perl pprof reads the /proc/maps form. */
 	j = i;
-	/* start-end */
-	if (take_hex(s, len, &j) && j < len && s[j] == '-') {
-		j++;
-		if (!take_hex(s, len, &j))
-			goto other;
-		if (j < len && s[j] == ':')
-			return 0;	/* brief form "start-end: path" */
-		/* /proc/maps: perms offset dev inode [path] */
-		if (!take_space(s, len, &j))
-			goto other;
-		while (j < len && strchr("-rwxps", s[j]) != NULL)
+	if (take_addr(s, len, &j)) {
+		if (j < len && (s[j] == '-' || isspace((unsigned char)s[j])))
 			j++;
-		if (!take_space(s, len, &j) || !take_hex(s, len, &j) ||
-		    !take_space(s, len, &j) || !take_hex(s, len, &j) ||
-		    j >= len || s[j++] != ':' || !take_hex(s, len, &j) ||
-		    !take_space(s, len, &j))
-			goto other;
-		if (j >= len || !isdigit((unsigned char)s[j]))
-			goto other;
-		return 0;
+		take_space(s, len, &j);
+		if (take_addr(s, len, &j)) {
+			if (j < len && s[j] == ':')
+				j++;
+			if (j < len && !isspace((unsigned char)s[j]))
+				goto other;
+			if (!token(s, len, &j, &a, &b))
+				return NULL;
+			/* Permissions: Go's pattern knows [-rwxp] only; an
+			 * executable shared mapping ("r-xs") loses its path
+			 * there. */
+			if (all_of(s, a, b, "-rwxps") && b - a <= 4 &&
+			    memchr(s + a, 's', b - a) != NULL &&
+			    memchr(s + a, 'x', b - a) != NULL)
+				return "permissions with 's' on an executable "
+				       "mapping: Go pprof drops its path";
+			return NULL;
+		}
 	}
 other:
 	if (memchr(s, '=', len) != NULL)
-		return 0;	/* build=... or another $key substitution */
-	return -1;
+		return NULL;	/* build=... or another $key substitution */
+	return "unrecognized maps line";
 }
 
 int
@@ -265,6 +303,7 @@ cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 	bool big = false;
 	size_t pos, i;
 	uint64_t v[5];
+	const char *why;
 
 	for (k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++) {
 		unsigned wd = layouts[k].width;
@@ -282,6 +321,11 @@ cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 	}
 	if (width == 0)
 		return bad_header(buf, len, err);
+	if (v[3] > CPUPROF_MAX_PERIOD)
+		return p2g_fail(err, P2G_INVALID, 3 * (size_t)width,
+				"sampling period %llu us is more than "
+				"google-pprof reads (2^32)",
+				(unsigned long long)v[3]);
 	p->slot_bytes = width;
 	p->big_endian = big;
 	p->period_us = v[3];
@@ -354,10 +398,10 @@ cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 			return p2g_fail(err, P2G_INVALID, i,
 					"maps line of %zu bytes is longer than "
 					"pprof reads (64 KiB)", ll);
-		if (cpuprof_check_maps_line(line, ll) < 0)
-			return p2g_fail(err, P2G_INVALID, i,
-					"unrecognized maps line \"%.*s\"",
-					ll > 60 ? 60 : (int)ll, line);
+		why = cpuprof_check_maps_line(line, ll);
+		if (why != NULL)
+			return p2g_fail(err, P2G_INVALID, i, "%s \"%.*s\"",
+					why, ll > 60 ? 60 : (int)ll, line);
 		i += ll + (nl != NULL);
 	}
 	return 0;

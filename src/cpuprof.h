@@ -16,6 +16,9 @@
 #include "error.h"
 #include "profile.h"
 
+/* Largest period perl pprof reads (ReadCPUProfile rejects more). */
+#define CPUPROF_MAX_PERIOD (1ULL << 32)
+
 /* Longest maps line Go pprof reads (bufio's default token size). */
 #define CPUPROF_MAX_LINE (64 * 1024)
 
@@ -37,10 +40,11 @@ int cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 		 struct p2g_error *err);
 
 /*
- * Check one maps line (without its newline) as Go and perl pprof read it:
- * 0 for a /proc/maps line, a "start-end: path" line, a build= line or
- * another key=value line, or blank; -1 otherwise.
+ * Check one maps line (without its newline) as Go and perl pprof read it.
+ * NULL for a line they read as meant: blank, a mapping line that starts
+ * with an address range (/proc/maps or the brief form), or a key=value
+ * line such as build=; otherwise what is wrong with it.
  */
-int cpuprof_check_maps_line(const char *line, size_t len);
+const char *cpuprof_check_maps_line(const char *line, size_t len);
 
 #endif

@@ -168,7 +168,8 @@ main(int argc, char **argv)
 	int c, ret = 0, i;
 
 	progname = "gperfcheck";
-	while ((c = getopt_long(argc, argv, "dsqhV", longopts, NULL)) != -1) {
+	opterr = 0;	/* our own messages, with our own prefix */
+	while ((c = getopt_long(argc, argv, ":dsqhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			do_dump = true;
@@ -189,7 +190,7 @@ main(int argc, char **argv)
 			message_exit(0);
 			break;
 		default:
-			message_usage("invalid option");
+			message_bad_option(argv[optind - 1], optopt);
 		}
 	}
 	if (optind == argc)
@@ -216,6 +217,8 @@ main(int argc, char **argv)
 		} else {
 			if (do_summary)
 				summary(name, &p);
+			if (do_dump && argc - optind > 1)
+				printf("file %s\n", name);
 			if (do_dump)
 				dump(&p);
 		}

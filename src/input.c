@@ -61,7 +61,9 @@ input_open(const char *path, struct p2g_error *err)
 		return NULL;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "is a directory");
+		p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
+			 "is a directory: perf.data directories (perf record "
+			 "--threads) are not supported yet");
 		input_close(in);
 		return NULL;
 	}

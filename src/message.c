@@ -31,6 +31,11 @@ message_put_safe(FILE *f, const char *s)
 
 /* Format a message and print it with its non-printable bytes escaped:
  * names and strings inside it come from the input file. */
+static void vput_safe(FILE *f, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static void put_safe(FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 static void
 vput_safe(FILE *f, const char *fmt, va_list ap)
 {
@@ -105,6 +110,14 @@ message_usage(const char *fmt, ...)
 	fprintf(stderr, "\nTry '%s --help' for more information.\n",
 		progname);
 	exit(2);
+}
+
+void
+message_bad_option(const char *arg, int opt)
+{
+	if (opt != 0 && arg != NULL && arg[0] == '-' && arg[1] != '-')
+		message_usage("invalid option -- '%c'", opt);
+	message_usage("unrecognized option '%s'", arg ? arg : "?");
 }
 
 void

@@ -35,6 +35,10 @@ void message_note(const char *file, const char *fmt, ...)
 void message_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
+/* A usage error for an unknown option: ARG is the argument getopt was
+ * looking at, OPT the option character (0 for a long option). */
+void message_bad_option(const char *arg, int opt) __attribute__((noreturn));
+
 /* Flush stdout and exit with STATUS, or with 2 if stdout had a write
  * error. */
 void message_exit(int status) __attribute__((noreturn));

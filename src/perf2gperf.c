@@ -414,7 +414,8 @@ main(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	profile_init(&prof);
 	p2g_error_clear(&err);
-	while ((c = getopt_long(argc, argv, "e:p:t:c:isqhV", longopts,
+	opterr = 0;	/* our own messages, with our own prefix */
+	while ((c = getopt_long(argc, argv, ":e:p:t:c:isqhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -437,9 +438,11 @@ main(int argc, char **argv)
 			errno = 0;
 			o.period_us = strtoull(optarg, &end, 10);
 			if (*optarg == '-' || end == optarg || *end != '\0' ||
-			    errno != 0 || o.period_us == 0)
-				message_usage("--period-us: '%s' is not a "
-					      "positive integer", optarg);
+			    errno != 0 || o.period_us == 0 ||
+			    o.period_us > CPUPROF_MAX_PERIOD)
+				message_usage("--period-us: '%s' is not an "
+					      "integer from 1 to 4294967296",
+					      optarg);
 			break;
 		case 'F':
 			o.no_fixup = true;
@@ -459,8 +462,12 @@ main(int argc, char **argv)
 		case 'V':
 			version();
 			break;
+		case ':':
+			message_usage("option '%s' needs an argument",
+				      argv[optind - 1]);
+			break;
 		default:
-			message_usage("invalid option");
+			message_bad_option(argv[optind - 1], optopt);
 		}
 	}
 	if (info) {
@@ -515,6 +522,11 @@ main(int argc, char **argv)
 			     " samples (choose with --pid or --comm)",
 			     st.processes, st.pid, st.comm, st.samples_used,
 			     st.samples_used + st.samples_other_process);
+	if (st.dwarf_recording && !st.dwarf_unwound)
+		message_warning(input_name, P2G_NO_OFFSET,
+				"recorded with --call-graph dwarf, which this "
+				"version does not unwind: user-space stacks "
+				"hold only the sampled IP");
 	if (st.period_guessed)
 		message_warning(input_name, P2G_NO_OFFSET,
 				"event %s has a fixed period of %" PRIu64
