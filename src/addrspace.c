@@ -295,13 +295,37 @@ addrspace_comm_of(const struct addrspace *as, int32_t pid, int32_t tid)
 	return p ? p->comm : "";
 }
 
+/* The path as the kernel prints it in /proc/PID/maps: a newline, which a
+ * file name may hold, becomes "\012" so that the line stays one line. */
+static size_t
+escaped_path(const char *path, char *out)
+{
+	size_t n = 0;
+
+	for (; *path != '\0'; path++) {
+		if (*path == '\n') {
+			if (out)
+				memcpy(out + n, "\\012", 4);
+			n += 4;
+		} else {
+			if (out)
+				out[n] = *path;
+			n++;
+		}
+	}
+	if (out)
+		out[n] = '\0';
+	return n;
+}
+
+/* One /proc/PID/maps line: start-end perms offset dev inode path. */
+#define MAPS_LINE "%08llx-%08llx %s %08llx %02x:%02x %llu %s\n"
+
 static int
 append_line(char **buf, size_t *len, const struct mapping *m)
 {
-	char perms[5];
+	char perms[5], *path, *nb;
 	int n;
-	char *nb;
-	size_t need;
 
 	perms[0] = (m->prot & PROT_READ_) ? 'r' : '-';
 	perms[1] = (m->prot & PROT_WRITE_) ? 'w' : '-';
@@ -310,24 +334,27 @@ append_line(char **buf, size_t *len, const struct mapping *m)
 	 * path of a shared executable mapping. */
 	perms[3] = 'p';
 	perms[4] = '\0';
-	n = snprintf(NULL, 0, "%08llx-%08llx %s %08llx %02x:%02x %llu %s\n",
+	path = malloc(escaped_path(m->path, NULL) + 1);
+	if (path == NULL)
+		return -1;
+	escaped_path(m->path, path);
+	n = snprintf(NULL, 0, MAPS_LINE,
 		     (unsigned long long)m->start,
 		     (unsigned long long)m->end, perms,
 		     (unsigned long long)m->pgoff, m->maj, m->min,
-		     (unsigned long long)m->ino, m->path);
-	if (n < 0)
+		     (unsigned long long)m->ino, path);
+	nb = n < 0 ? NULL : realloc(*buf, *len + (size_t)n + 1);
+	if (nb == NULL) {
+		free(path);
 		return -1;
-	need = *len + (size_t)n + 1;
-	nb = realloc(*buf, need);
-	if (nb == NULL)
-		return -1;
+	}
 	*buf = nb;
-	snprintf(nb + *len, (size_t)n + 1,
-		 "%08llx-%08llx %s %08llx %02x:%02x %llu %s\n",
+	snprintf(nb + *len, (size_t)n + 1, MAPS_LINE,
 		 (unsigned long long)m->start, (unsigned long long)m->end,
 		 perms, (unsigned long long)m->pgoff, m->maj, m->min,
-		 (unsigned long long)m->ino, m->path);
+		 (unsigned long long)m->ino, path);
 	*len += (size_t)n;
+	free(path);
 	return 0;
 }
 

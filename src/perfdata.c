@@ -551,6 +551,14 @@ read_file_header(struct perfdata *pd, struct p2g_error *err)
 				"of the attr size %llu",
 				(unsigned long long)attrs_size,
 				(unsigned long long)pd->attr_size);
+	if (attrs_off > input_size(pd->in) ||
+	    attrs_size > input_size(pd->in) - attrs_off)
+		return p2g_fail(err, P2G_INVALID, 24,
+				"attrs section (0x%llx bytes at 0x%llx) runs "
+				"past the end of the file (0x%llx)",
+				(unsigned long long)attrs_size,
+				(unsigned long long)attrs_off,
+				(unsigned long long)input_size(pd->in));
 	if (attrs_size > ATTRS_MAX)
 		return p2g_fail(err, P2G_NOMEM, 32,
 				"attrs section of %llu bytes is too large",
