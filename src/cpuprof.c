@@ -346,8 +346,8 @@ cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 		pos += 2 * (size_t)width;
 		if (n > (len - pos) / width)
 			return p2g_fail(err, P2G_INVALID, rec_off,
-					"record %zu has %llu PCs, more than "
-					"the file holds", p->nrecs,
+					"record %zu needs %llu PC slots but "
+					"the file ends first", p->nrecs,
 					(unsigned long long)n);
 		pc0 = n > 0 ? slot_at(buf + pos, width, big) : 1;
 		if (count == 0 && n == 1 && pc0 == 0) {

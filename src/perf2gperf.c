@@ -66,6 +66,8 @@ usage(void)
 "  -p, --pid LIST       keep samples of these processes (comma-separated)\n"
 "  -t, --tid LIST       keep samples of these threads (comma-separated)\n"
 "  -c, --comm NAME      keep samples of threads whose command is NAME\n"
+"                       (a profile holds one process: of those left, the\n"
+"                       one with the most samples)\n"
 "\n"
 "Output:\n"
 "      --period-us N    write N as the sampling period in microseconds\n"

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Build perf2gperf and run it on the bundled example: convert
+# testdata/example.perf.data (perf 6.1, cpu-clock -g, the program in
+# testdata/progs/multi.c) into example.prof, validate it, and show what
+# pprof makes of it.  On Debian, missing packages are installed first.
+set -eu
+cd "$(dirname "$0")"
+
+need="gcc make autoconf automake pkg-config libdw-dev libelf-dev zlib1g-dev google-perftools"
+if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
+	missing=
+	for p in $need; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "install ok installed" || missing="$missing $p"
+	done
+	if [ -n "$missing" ]; then
+		SUDO=
+		[ "$(id -u)" -eq 0 ] || SUDO=sudo
+		echo "== installing:$missing"
+		$SUDO apt-get update -qq
+		$SUDO env DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends $missing
+	fi
+fi
+
+echo "== building"
+[ -x configure ] || ./autogen.sh
+[ -f Makefile ] || ./configure -q
+make -s -j"$(nproc 2>/dev/null || echo 2)"
+
+echo "== converting testdata/example.perf.data"
+src/perf2gperf --stats testdata/example.perf.data example.prof
+
+echo "== validating example.prof"
+src/gperfcheck --summary example.prof
+
+# Show pprof's view.  google-pprof (perl, from google-perftools)
+# symbolizes C programs with nm and addr2line; 'go tool pprof' reads the
+# same stacks but can name only Go functions.  Both find the program by
+# its base name: the recording names /work/main/testdata/progs/multi,
+# which a fresh checkout rebuilds here with the same compiler and flags.
+testdata/progs/mkprogs.sh >/dev/null 2>&1 || true
+if command -v google-pprof >/dev/null 2>&1; then
+	echo "== google-pprof --text testdata/progs/multi example.prof"
+	google-pprof --text testdata/progs/multi example.prof
+elif command -v go >/dev/null 2>&1; then
+	echo "== go tool pprof -top example.prof"
+	PPROF_BINARY_PATH=testdata/progs go tool pprof -top example.prof
+else
+	echo "== no pprof installed; gperfcheck's view:"
+	src/gperfcheck --dump example.prof
+fi

@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Build perf2gperf and run every test: install the build and test
+# dependencies (Debian), then autogen, configure --enable-werror, make,
+# make check and make distcheck in _build/; the whole suite again under
+# AddressSanitizer and UndefinedBehaviorSanitizer in _build-san/; the
+# libFuzzer targets for FUZZ_SECONDS (default 60) each in _build-fuzz/;
+# and the suite under valgrind (make check-valgrind) in _build/.
+# Exits non-zero on any failure.  Test logs: _build*/tests/*.log and
+# _build*/test-suite.log; fuzzer logs: _build-fuzz/fuzz/*.log.
+set -eu
+cd "$(dirname "$0")"
+top=$(pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+need="gcc make autoconf automake pkg-config libdw-dev libelf-dev zlib1g-dev
+      linux-perf google-perftools golang-go
+      clang libclang-rt-14-dev valgrind perl"
+if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
+	missing=
+	for p in $need; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "install ok installed" || missing="$missing $p"
+	done
+	if [ -n "$missing" ]; then
+		SUDO=
+		[ "$(id -u)" -eq 0 ] || SUDO=sudo
+		echo "== installing:$missing"
+		$SUDO apt-get update -qq
+		$SUDO env DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends $missing
+	fi
+fi
+
+summary() {
+	# One closing line per pass: "NAME: N passed, N failed, N skipped".
+	log=$1/test-suite.log
+	[ -f "$log" ] || return 0
+	awk -v name="$2" '
+		/^# PASS:/ { p = $3 } /^# FAIL:/ { f = $3 } /^# ERROR:/ { e = $3 }
+		/^# SKIP:/ { s = $3 } /^# XPASS:/ { x = $3 }
+		END { printf "%s: %d passed, %d failed, %d skipped\n",
+		      name, p, f + e + x, s }' "$log"
+}
+
+show_failures() {
+	for f in "$1"/tests/*.log "$1"/tests/unit/*.log; do
+		[ -f "$f" ] || continue
+		if grep -q '^:test-result: \(FAIL\|ERROR\)' "${f%.log}.trs" 2>/dev/null; then
+			echo "==== $f"
+			tail -n 60 "$f"
+		fi
+	done
+}
+
+echo "== autogen"
+./autogen.sh
+
+echo "== build and check (_build)"
+rm -rf _build
+mkdir _build
+cd _build
+../configure -q --enable-werror
+make -j"$jobs"
+if ! make -j"$jobs" check; then
+	show_failures .
+	summary . tests
+	exit 1
+fi
+summary . tests
+
+echo "== distcheck"
+make -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
+cd "$top"
+
+echo "== build and check under ASan and UBSan (_build-san)"
+rm -rf _build-san
+mkdir _build-san
+cd _build-san
+../configure -q --enable-werror --enable-sanitizers
+make -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export ASAN_OPTIONS
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export UBSAN_OPTIONS
+if ! make -j"$jobs" check; then
+	show_failures .
+	summary . sanitizers
+	exit 1
+fi
+summary . sanitizers
+cd "$top"
+
+echo "== libFuzzer targets, ${FUZZ_SECONDS:-60} s each (_build-fuzz)"
+rm -rf _build-fuzz
+mkdir _build-fuzz
+cd _build-fuzz
+../configure -q --enable-werror --enable-fuzzers CC=clang
+make -j"$jobs"
+make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+cd "$top"
+
+echo "== test suite under valgrind (_build)"
+cd _build
+unset ASAN_OPTIONS UBSAN_OPTIONS
+if ! make -j"$jobs" check-valgrind; then
+	show_failures .
+	summary . valgrind
+	exit 1
+fi
+summary . valgrind
+echo "== all tests passed"

@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: MIT
+# Shared set-up for the shell tests tests/run-*.sh (after elfutils'
+# tests/test-subr.sh).  Source it first thing:
+#
+#	. "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
+#
+# It stops the test at the first failing command (set -e), moves into a
+# private, freshly created directory $top_builddir/tests/NAME.dir (NAME =
+# the script's name without .sh) that is removed when the test passes or
+# skips and kept for inspection when it fails, and defines:
+#
+#   $PERF2GPERF, $GPERFCHECK   the tools under test (in $top_builddir/src)
+#   $TESTDATA                  $top_srcdir/testdata
+#   testfile NAME              print the path of testdata/NAME; skip if absent
+#   need_cmd CMD...            skip unless every CMD is on $PATH
+#   compare_text EXP ACT [WHAT]  diff -u EXP ACT; fail (showing the diff)
+#                              when they differ
+#   check_exit N CMD...        run CMD with stdout in ./out and stderr in
+#                              ./err; fail unless it exits with status N
+#                              (a death by signal always fails)
+#   check_grep STRING [FILE]  fail unless FILE (default ./err) contains STRING
+#   go_env                    point HOME, GOCACHE, GOPATH and PPROF_TMPDIR
+#                             into the test directory, so that go tool
+#                             pprof writes nothing elsewhere
+#   fail MSG / skip MSG / hard_error MSG   exit 1 / 77 / 99 with MSG
+#
+# Exit status, as the Automake parallel harness reads it: 0 pass, 77 skip,
+# 99 hard error (the test could not run as designed), anything else fail.
+# The harness exports top_srcdir and top_builddir as absolute paths; when
+# they are missing (a test run by hand from the build directory) they
+# default to the script's tree and the current directory.
+
+set -e
+
+test_name=$(basename "$0" .sh)
+
+if [ -z "$top_srcdir" ]; then
+	top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
+fi
+if [ -z "$top_builddir" ]; then
+	top_builddir=$(pwd)
+fi
+top_srcdir=$(cd "$top_srcdir" && pwd)
+top_builddir=$(cd "$top_builddir" && pwd)
+export top_srcdir top_builddir
+
+TESTDATA=$top_srcdir/testdata
+PERF2GPERF=$top_builddir/src/perf2gperf
+GPERFCHECK=$top_builddir/src/gperfcheck
+TAB=$(printf '\t')
+LC_ALL=C
+export LC_ALL
+
+test_dir=$top_builddir/tests/$test_name.dir
+# A status 77 that does not come from skip() (say, a command that happened
+# to exit 77 under set -e) must not pass for a skip: skip() leaves this
+# marker, and the exit trap turns an unmarked 77 into a hard error.  The
+# marker is a file so that skip() also works in $(...) subshells.
+skip_marker=$test_dir/.skipped
+
+fail() {
+	echo "FAIL: $test_name: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $test_name: $*" >&2
+	: > "$skip_marker" 2>/dev/null || :
+	exit 77
+}
+
+hard_error() {
+	echo "ERROR: $test_name: $*" >&2
+	exit 99
+}
+
+# Decide the final status once, whatever way the script ends.
+test_exit() {
+	_te_rc=$1
+	trap - EXIT
+	cd "$top_builddir" 2>/dev/null || cd /
+	if [ "$_te_rc" -eq 77 ] && [ ! -f "$skip_marker" ]; then
+		echo "ERROR: $test_name: a command exited with 77 (not a skip)" >&2
+		_te_rc=99
+	fi
+	case $_te_rc in
+	0|77)	rm -rf "$test_dir" ;;
+	*)	echo "$test_name: exit status $_te_rc; files kept in $test_dir" >&2 ;;
+	esac
+	exit "$_te_rc"
+}
+
+rm -rf "$test_dir"
+mkdir -p "$test_dir" || hard_error "cannot create $test_dir"
+trap 'test_exit $?' EXIT
+trap 'exit 99' HUP INT TERM
+cd "$test_dir"
+
+# make check-valgrind (or any P2G_WRAPPER) runs every tool under the
+# wrapper: small scripts in the test directory stand in for the tools, so
+# that tests can keep quoting "$PERF2GPERF".
+if [ -n "${P2G_WRAPPER:-}" ]; then
+	mkdir -p "$test_dir/.wrap"
+	for _tool in perf2gperf gperfcheck; do
+		printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$P2G_WRAPPER" \
+			"$top_builddir/src/$_tool" > "$test_dir/.wrap/$_tool"
+		chmod +x "$test_dir/.wrap/$_tool"
+	done
+	PERF2GPERF=$test_dir/.wrap/perf2gperf
+	GPERFCHECK=$test_dir/.wrap/gperfcheck
+fi
+
+for tool in "$PERF2GPERF" "$GPERFCHECK"; do
+	[ -x "$tool" ] || hard_error "$tool is not built (run make first)"
+done
+
+testfile() {
+	if [ ! -f "$TESTDATA/$1" ]; then
+		skip "test data $1 is missing"
+	fi
+	printf '%s\n' "$TESTDATA/$1"
+}
+
+need_cmd() {
+	for _nc_cmd in "$@"; do
+		command -v "$_nc_cmd" >/dev/null 2>&1 ||
+			skip "$_nc_cmd is not installed"
+	done
+}
+
+compare_text() {
+	if ! diff -u "$1" "$2" > compare.diff 2>&1; then
+		head -n 200 compare.diff >&2
+		fail "${3:-$2} differs from ${1}"
+	fi
+}
+
+# check_exit N CMD [ARG...]: run CMD, stdout to ./out, stderr to ./err.
+check_exit() {
+	_ce_want=$1
+	shift
+	set +e
+	"$@" > out 2> err
+	_ce_got=$?
+	set -e
+	if [ "$_ce_got" -ne "$_ce_want" ] || [ "$_ce_got" -ge 128 ]; then
+		echo "command: $*" >&2
+		echo "--- stdout (first lines):" >&2
+		head -n 20 out >&2
+		echo "--- stderr (first lines):" >&2
+		head -n 20 err >&2
+		fail "exit status $_ce_got, expected $_ce_want: $*"
+	fi
+}
+
+# Fail unless FILE (default ./err) contains the fixed string PATTERN.
+check_grep() {
+	if ! grep -F -q -e "$1" "${2:-err}"; then
+		echo "--- ${2:-err}:" >&2
+		head -n 20 "${2:-err}" >&2
+		fail "'$1' not found in ${2:-err}"
+	fi
+}
+
+# See the list at the top.
+go_env() {
+	HOME=$test_dir
+	GOCACHE=$test_dir/go-cache
+	GOPATH=$test_dir/go-path
+	PPROF_TMPDIR=$test_dir/pprof-tmp
+	export HOME GOCACHE GOPATH PPROF_TMPDIR
+	mkdir -p "$PPROF_TMPDIR"
+}
