@@ -7,7 +7,8 @@
 set -eu
 cd "$(dirname "$0")"
 
-need="gcc make autoconf automake pkg-config libdw-dev libelf-dev zlib1g-dev google-perftools"
+need="gcc make autoconf automake pkg-config libdw-dev libelf-dev zlib1g-dev
+      libzstd-dev google-perftools"
 if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
 	missing=
 	for p in $need; do

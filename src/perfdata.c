@@ -13,6 +13,7 @@
 #include "cursor.h"
 #include "perf_abi.h"
 #include "perfdata.h"
+#include "zstream.h"
 
 #define PERF_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" read as LE */
 #define FILE_HEADER_MIN	104	/* magic, size, attr_size, 3 sections, flags */
@@ -402,6 +403,8 @@ parse_feature(struct perfdata *pd, unsigned bit, const unsigned char *buf,
 		(void)cursor_u32(&c);
 		hi->compression_type = cursor_u32(&c);
 		hi->compression_level = cursor_u32(&c);
+		(void)cursor_u32(&c);	/* ratio */
+		hi->compression_mmap_len = cursor_u32(&c);
 		break;
 	default:
 		return;
@@ -722,6 +725,7 @@ perfdata_close(struct perfdata *pd)
 	if (pd == NULL)
 		return;
 	input_close(pd->in);
+	zstream_free(pd->z);
 	for (i = 0; i < pd->nr_attrs; i++)
 		attr_release(&pd->attrs[i]);
 	free(pd->attrs);
@@ -797,54 +801,181 @@ header_feature(struct perfdata *pd, const unsigned char *rec, size_t size,
 	parse_feature(pd, (unsigned)bit, rec + 16, size - 16, off + 16);
 }
 
-int
-perfdata_next(struct perfdata *pd, struct perf_record *rec,
-	      struct p2g_error *err)
+/*
+ * True if the N bytes at P (where a record header should be) are text: no
+ * record header is, since its type's upper bytes are 0.  Pipe-mode
+ * output sometimes has perf's messages appended to it.
+ */
+static bool
+trailing_text(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	if (n == 0)
+		return false;
+	for (i = 0; i < n && i < 8; i++)
+		if ((p[i] < 0x20 || p[i] > 0x7e) && p[i] != '\n' &&
+		    p[i] != '\t' && p[i] != '\r')
+			return false;
+	return true;
+}
+
+/*
+ * The next raw record: from the decompressed stream of perf record -z
+ * while it has a whole one, else from the data section.  *INNER tells
+ * which.  Returns 1, 0 at the end of the data, or -1.
+ */
+static int
+next_raw(struct perfdata *pd, const unsigned char **recp, uint16_t *sizep,
+	 uint64_t *offp, bool *inner, struct p2g_error *err)
 {
 	const unsigned char *p;
 	size_t avail;
 	uint64_t off, left;
 	uint16_t size;
 
-	for (;;) {
-		if (pd->done)
-			return 0;
-		off = input_tell(pd->in);
-		left = pd->data_end == UINT64_MAX ? UINT64_MAX
-						  : pd->data_end - off;
-		if (left == 0) {
-			pd->done = true;
-			return 0;
-		}
-		p = input_peek(pd->in, 8, &avail, err);
+	if (pd->z != NULL) {
+		p = zstream_peek(pd->z, 8, &avail, err);
 		if (p == NULL)
 			return -1;
-		if (avail == 0 && pd->data_end == UINT64_MAX) {
-			pd->done = true;
-			return 0;
+		if (avail == 8) {
+			size = load16(p + 6, pd->big_endian);
+			if (size < 8)
+				return p2g_fail(err, P2G_INVALID,
+						zstream_offset(pd->z),
+						"record size %u inside the "
+						"compressed record is smaller "
+						"than a record header", size);
+			p = zstream_peek(pd->z, size, &avail, err);
+			if (p == NULL)
+				return -1;
+			if (avail == size) {
+				zstream_consume(pd->z, size);
+				*recp = p;
+				*sizep = size;
+				*offp = zstream_offset(pd->z);
+				*inner = true;
+				return 1;
+			}
 		}
-		if (avail < 8 || left < 8)
-			goto truncated;
-		size = load16(p + 6, pd->big_endian);
-		if (size < 8)
-			return p2g_fail(err, P2G_INVALID, off,
-					"record size %u is smaller than a "
-					"record header", size);
-		if (size > left)
-			goto truncated;
-		p = input_peek(pd->in, size, &avail, err);
-		if (p == NULL)
-			return -1;
-		if (avail < size)
-			goto truncated;
+		/* The rest of this record comes with the next compressed
+		 * record. */
+	}
+	*inner = false;
+	if (pd->done)
+		return 0;
+	off = input_tell(pd->in);
+	left = pd->data_end == UINT64_MAX ? UINT64_MAX : pd->data_end - off;
+	if (left == 0)
+		goto end;
+	p = input_peek(pd->in, 8, &avail, err);
+	if (p == NULL)
+		return -1;
+	if (avail == 0 && pd->data_end == UINT64_MAX)
+		goto end;
+	if (pd->pipe_mode && trailing_text(p, avail))
+		goto text;
+	if (avail < 8 || left < 8)
+		goto truncated;
+	size = load16(p + 6, pd->big_endian);
+	if (size < 8) {
+		return p2g_fail(err, P2G_INVALID, off,
+				"record size %u is smaller than a record "
+				"header", size);
+	}
+	if (size > left)
+		goto truncated;
+	p = input_peek(pd->in, size, &avail, err);
+	if (p == NULL)
+		return -1;
+	if (avail < size)
+		goto truncated;
+	input_consume(pd->in, size);
+	*recp = p;
+	*sizep = size;
+	*offp = off;
+	return 1;
+truncated:
+	if (pd->pipe_mode || pd->salvage) {
+		warnf(pd, off, "data ends inside a record; the rest of the "
+		      "input is ignored");
+		goto end;
+	}
+	return p2g_fail(err, P2G_INVALID, off,
+			"record runs past the end of the data section");
+text:
+	warnf(pd, off, "text after the last record; ignored");
+end:
+	pd->done = true;
+	if (pd->z != NULL && zstream_buffered(pd->z) > 0)
+		warnf(pd, zstream_offset(pd->z),
+		      "the compressed data ends inside a record; its %zu "
+		      "bytes are ignored", zstream_buffered(pd->z));
+	return 0;
+}
 
+/* PERF_RECORD_COMPRESSED(2): queue the payload for decompression. */
+static int
+compressed(struct perfdata *pd, const unsigned char *p, uint16_t size,
+	   uint64_t off, uint32_t type, struct p2g_error *err)
+{
+	const unsigned char *payload = p + 8;
+	size_t len = size - 8u;
+	uint64_t limit;
+
+	if (type == PERF_RECORD_COMPRESSED2) {
+		uint64_t dsize;
+
+		if (size < 16)
+			return p2g_fail(err, P2G_INVALID, off,
+					"compressed record of %u bytes is "
+					"too small", size);
+		dsize = load64(p + 8, pd->big_endian);
+		if (dsize > size - 16u)
+			return p2g_fail(err, P2G_INVALID, off + 8,
+					"compressed data size %llu does not "
+					"fit its record of %u bytes",
+					(unsigned long long)dsize, size);
+		payload = p + 16;
+		len = (size_t)dsize;
+	}
+	if (!zstream_supported())
+		return p2g_fail(err, P2G_UNSUPPORTED, off,
+				"zstd-compressed records (perf record -z): "
+				"this perf2gperf was built without libzstd");
+	if (pd->z == NULL) {
+		pd->z = zstream_new();
+		if (pd->z == NULL)
+			return p2g_fail(err, P2G_NOMEM, off, "out of memory");
+	}
+	/* perf decompresses each record into a buffer of the recording's
+	 * mmap size; allow twice that, and 64 MiB when it is not known. */
+	limit = pd->info.compression_mmap_len
+			? 2 * (uint64_t)pd->info.compression_mmap_len + 65536
+			: 64u << 20;
+	return zstream_feed(pd->z, payload, len, off, limit, err);
+}
+
+int
+perfdata_next(struct perfdata *pd, struct perf_record *rec,
+	      struct p2g_error *err)
+{
+	const unsigned char *p = NULL;
+	uint64_t off = 0;
+	uint16_t size = 0;
+	bool inner = false;
+	int r;
+
+	for (;;) {
+		r = next_raw(pd, &p, &size, &off, &inner, err);
+		if (r <= 0)
+			return r;
 		rec->type = load32(p, pd->big_endian);
 		rec->misc = load16(p + 4, pd->big_endian);
 		rec->size = size;
 		rec->offset = off;
 		rec->data = p;
 		rec->attr = NULL;
-		input_consume(pd->in, size);
 		pd->counts.records++;
 		pd->counts.by_type[rec->type < 128 ? rec->type : 0]++;
 
@@ -871,30 +1002,40 @@ perfdata_next(struct perfdata *pd, struct perf_record *rec,
 			continue;
 		}
 		case PERF_RECORD_HEADER_TRACING_DATA:
+		case PERF_RECORD_AUXTRACE: {
 			/* The payload follows the record, outside its
 			 * size. */
-			if (size < 12)
+			uint64_t skip;
+
+			if (size < (rec->type == PERF_RECORD_AUXTRACE ? 16
+								       : 12))
 				return p2g_fail(err, P2G_INVALID, off,
-						"tracing data record is too "
-						"small");
-			if (input_skip(pd->in, load32(p + 8, pd->big_endian),
-				       err) < 0)
+						"%s record is too small",
+						rec->type ==
+								PERF_RECORD_AUXTRACE
+							? "auxtrace"
+							: "tracing data");
+			skip = rec->type == PERF_RECORD_AUXTRACE
+				       ? load64(p + 8, pd->big_endian)
+				       : load32(p + 8, pd->big_endian);
+			if (inner)
+				return p2g_fail(err, P2G_UNSUPPORTED, off,
+						"a record with a payload "
+						"outside it inside compressed "
+						"data");
+			if (input_skip(pd->in, skip, err) < 0)
 				return -1;
 			continue;
-		case PERF_RECORD_AUXTRACE:
-			if (size < 16)
-				return p2g_fail(err, P2G_INVALID, off,
-						"auxtrace record is too "
-						"small");
-			if (input_skip(pd->in, load64(p + 8, pd->big_endian),
-				       err) < 0)
-				return -1;
-			continue;
+		}
 		case PERF_RECORD_COMPRESSED:
 		case PERF_RECORD_COMPRESSED2:
-			return p2g_fail(err, P2G_UNSUPPORTED, off,
-					"zstd-compressed records (perf record "
-					"-z) are not supported");
+			if (inner)
+				return p2g_fail(err, P2G_INVALID, off,
+						"compressed record inside "
+						"compressed data");
+			if (compressed(pd, p, size, off, rec->type, err) < 0)
+				return -1;
+			continue;
 		case PERF_RECORD_LOST:
 			if (size >= 24)
 				pd->counts.lost +=
@@ -908,13 +1049,4 @@ perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		rec->attr = trailer_attr(pd, p, size);
 		return 1;
 	}
-truncated:
-	if (pd->pipe_mode || pd->salvage) {
-		warnf(pd, off, "data ends inside a record; the rest of the "
-		      "input is ignored");
-		pd->done = true;
-		return 0;
-	}
-	return p2g_fail(err, P2G_INVALID, off,
-			"record runs past the end of the data section");
 }

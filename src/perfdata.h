@@ -19,6 +19,8 @@
 #include "error.h"
 #include "input.h"
 
+struct zstream;
+
 struct perf_build_id {
 	int32_t pid;
 	uint8_t size;		/* bytes of id used */
@@ -36,6 +38,7 @@ struct perf_header_info {
 	bool have_sample_time;
 	uint64_t clockid_res_ns;
 	uint32_t compression_type, compression_level;
+	uint32_t compression_mmap_len;
 	struct perf_build_id *build_ids;
 	size_t nr_build_ids;
 	uint64_t features[4];	/* bitmap of features present */
@@ -85,6 +88,7 @@ struct perfdata {
 
 	struct perf_header_info info;
 	struct perfdata_counts counts;
+	struct zstream *z;	/* perf record -z data, once seen */
 
 	perfdata_warn_fn warn;
 	void *warn_ctx;

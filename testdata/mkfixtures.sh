@@ -42,6 +42,10 @@ $PERF record -e cpu-clock -F 999 -o ../hot-nocg.perf.data -- ./hot
 $PERF record -e cpu-clock -F 999 -g -o - -- ./multi > ../multi-pipe.perf.data
 # two events in one file
 $PERF record -e cpu-clock -e task-clock -F 999 -g -o ../multi-2ev.perf.data -- ./multi
+# zstd-compressed records (perf record -z), small buffers so that the
+# compressed stream spans several records; file and pipe mode
+$PERF record -e cpu-clock -F 999 -g -z -m 8 -o ../multi-z.perf.data -- ./multi
+$PERF record -e cpu-clock -F 999 -g -z -m 8 -o - -- ./threads > ../threads-z-pipe.perf.data
 # bundled example for the README (separate recording of multi)
 $PERF record -e cpu-clock -F 999 -g -o ../example.perf.data -- ./multi
 
