@@ -13,6 +13,11 @@
 #include "perf_abi.h"
 #include "sample.h"
 
+#ifdef WORDS_BIGENDIAN
+#define WORDS_BIGENDIAN_P true
+#else
+#define WORDS_BIGENDIAN_P false
+#endif
 #define KERNEL_START 0xffff800000000000ULL
 #define PROGRESS_STEP (64u << 20)
 
@@ -323,14 +328,6 @@ pick_event(struct conv *cv, uint32_t *ev, struct p2g_error *err)
 			ret = p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
 				       "no event named \"%s\" (the file has: "
 				       "%s)", cv->o->event, names);
-		} else if (pd->info.features[0] &
-			   (1ULL << HEADER_DIR_FORMAT)) {
-			ret = p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
-				       "this is the header of a perf.data "
-				       "directory (perf record --threads): "
-				       "its samples are in the data.N files "
-				       "beside it, which are not supported "
-				       "yet");
 		} else {
 			ret = p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
 				       "no samples in the file");
@@ -488,7 +485,12 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 		st->fixup_converged = true;
 	}
 	out->slot_bytes = 8;
-	out->big_endian = pd->big_endian;
+	switch (o->byte_order) {
+	case CONVERT_ORDER_LITTLE: out->big_endian = false; break;
+	case CONVERT_ORDER_BIG: out->big_endian = true; break;
+	case CONVERT_ORDER_NATIVE: out->big_endian = WORDS_BIGENDIAN_P; break;
+	default: out->big_endian = pd->big_endian; break;
+	}
 	out->period_us = st->period_us;
 	for (i = 0; i < truth.nrecs; i++) {
 		const struct profile_record *r = &truth.recs[i];

@@ -17,6 +17,14 @@
 #include "profile.h"
 #include "stacktab.h"
 
+/* Byte order of the profile written. */
+enum convert_order {
+	CONVERT_ORDER_INPUT,	/* that of the recording machine */
+	CONVERT_ORDER_LITTLE,
+	CONVERT_ORDER_BIG,
+	CONVERT_ORDER_NATIVE,
+};
+
 struct convert_opts {
 	const char *event;	/* event name, or NULL for the first */
 	const int32_t *pids;	/* keep only these processes */
@@ -26,6 +34,7 @@ struct convert_opts {
 	const char *comm;	/* keep only threads with this command */
 	uint64_t period_us;	/* 0: derive from the event */
 	bool no_fixup;		/* write stacks without leaf copies */
+	enum convert_order byte_order;
 	/* Called every so often with the bytes read so far. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "input.h"
 
@@ -62,8 +64,8 @@ input_open(const char *path, struct p2g_error *err)
 	}
 	if (S_ISDIR(st.st_mode)) {
 		p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
-			 "is a directory: perf.data directories (perf record "
-			 "--threads) are not supported yet");
+			 "is a directory (a perf.data directory must be "
+			 "named, not given on standard input)");
 		input_close(in);
 		return NULL;
 	}
@@ -139,43 +141,52 @@ read_full(int fd, unsigned char *dst, size_t len)
 	return (ssize_t)done;
 }
 
-int
-input_make_seekable(struct input *in, struct p2g_error *err)
+/* An unlinked temporary file in $TMPDIR for a spooled input; -1 with ERR
+ * set on failure.  DIR gets the directory used. */
+static int
+spool_file(const char **dir, struct p2g_error *err)
 {
-	const char *dir = getenv("TMPDIR");
 	char path[4096];
-	unsigned char *chunk = NULL;
-	ssize_t n;
 	int fd;
 
-	if (in->seekable)
-		return 0;
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	snprintf(path, sizeof(path), "%s/perf2gperf-spool-XXXXXX", dir);
+	*dir = getenv("TMPDIR");
+	if (*dir == NULL || **dir == '\0')
+		*dir = "/tmp";
+	snprintf(path, sizeof(path), "%s/perf2gperf-spool-XXXXXX", *dir);
 	fd = mkstemp(path);
-	if (fd < 0)
-		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
-				"cannot spool standard input: %s: %s", path,
-				strerror(errno));
-	unlink(path);
-	/* What is buffered sits at stream offset buf_off; the stream
-	 * started at 0 and nothing was consumed before the header, so
-	 * writing the buffer then the rest of the pipe rebuilds the file. */
-	if (in->buf_off != 0 ||
-	    write(fd, in->buf + in->start, in->end - in->start) !=
-		    (ssize_t)(in->end - in->start))
-		goto fail;
-	chunk = in->buf;
-	for (;;) {
-		n = read_full(in->fd, chunk, in->cap);
-		if (n < 0)
-			goto fail;
-		if (n == 0)
-			break;
-		if (write(fd, chunk, (size_t)n) != n)
-			goto fail;
+	if (fd < 0) {
+		p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
+			 "cannot make a temporary file in %s: %s", *dir,
+			 strerror(errno));
+		return -1;
 	}
+	unlink(path);
+	return fd;
+}
+
+/* write() all of LEN bytes; false on failure. */
+static bool
+write_full(int fd, const unsigned char *src, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, src, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return false;
+		}
+		src += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* Make the spool file FD the input, read from its start. */
+static void
+use_spool(struct input *in, int fd)
+{
 	if (in->close_fd)
 		close(in->fd);
 	in->fd = fd;
@@ -186,6 +197,164 @@ input_make_seekable(struct input *in, struct p2g_error *err)
 	in->buf_off = 0;
 	in->fd_off = UINT64_MAX;	/* force a seek on the next read */
 	in->eof = false;
+}
+
+bool
+input_is_gzip(struct input *in, struct p2g_error *err)
+{
+	size_t avail;
+	const unsigned char *p = input_peek(in, 2, &avail, err);
+
+	return p != NULL && avail == 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+int
+input_gunzip(struct input *in, struct p2g_error *err)
+{
+	const char *dir;
+	unsigned char *out = NULL;
+	uint64_t total = 0, room, in_off = 0;
+	struct statvfs sv;
+	z_stream zs;
+	int fd, zr = Z_OK;
+	bool zinit = false;
+
+	fd = spool_file(&dir, err);
+	if (fd < 0)
+		return -1;
+	/* A decompression bomb must not fill the disk: leave 64 MiB and a
+	 * twentieth of the space that was free. */
+	room = UINT64_MAX;
+	if (fstatvfs(fd, &sv) == 0) {
+		uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+		uint64_t keep = (64u << 20) + avail / 20;
+
+		room = avail > keep ? avail - keep : 0;
+	}
+	out = malloc(INPUT_BUFSIZE);
+	if (out == NULL) {
+		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		goto fail;
+	}
+	memset(&zs, 0, sizeof(zs));
+	/* 32 + 15: gzip (or zlib) header, largest window. */
+	if (inflateInit2(&zs, 32 + 15) != Z_OK) {
+		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		goto fail;
+	}
+	zinit = true;
+	for (;;) {
+		size_t avail;
+		const unsigned char *p;
+
+		if (zs.avail_in == 0) {
+			p = input_peek(in, INPUT_BUFSIZE, &avail, err);
+			if (p == NULL)
+				goto fail;
+			if (avail == 0) {
+				if (zr == Z_STREAM_END)
+					break;
+				p2g_fail(err, P2G_INVALID, in_off,
+					 "gzip data ends early");
+				goto fail;
+			}
+			if (zr == Z_STREAM_END) {
+				/* Another member follows, as gzip allows;
+				 * trailing zeros are ignored as gzip does. */
+				size_t k;
+
+				for (k = 0; k < avail && p[k] == 0; k++)
+					;
+				if (k == avail) {
+					input_consume(in, avail);
+					in_off += avail;
+					continue;
+				}
+				if (inflateReset(&zs) != Z_OK)
+					goto zfail;
+			}
+			zs.next_in = (unsigned char *)p;
+			zs.avail_in = (uInt)avail;
+		} else if (zr == Z_STREAM_END) {
+			if (inflateReset(&zs) != Z_OK)
+				goto zfail;
+		}
+		zs.next_out = out;
+		zs.avail_out = INPUT_BUFSIZE;
+		{
+			uInt before = zs.avail_in;
+
+			zr = inflate(&zs, Z_NO_FLUSH);
+			input_consume(in, before - zs.avail_in);
+			in_off += before - zs.avail_in;
+		}
+		if (zr != Z_OK && zr != Z_STREAM_END &&
+		    !(zr == Z_BUF_ERROR && zs.avail_in == 0))
+			goto zfail;
+		if (INPUT_BUFSIZE - zs.avail_out > 0) {
+			size_t n = INPUT_BUFSIZE - zs.avail_out;
+
+			total += n;
+			if (total > room) {
+				p2g_fail(err, P2G_UNSUPPORTED, in_off,
+					 "decompressed, the input would fill "
+					 "%s (over %llu MiB so far); set "
+					 "TMPDIR to a larger file system",
+					 dir,
+					 (unsigned long long)(total >> 20));
+				goto fail;
+			}
+			if (!write_full(fd, out, n)) {
+				p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
+					 "cannot write the decompressed input "
+					 "to %s: %s", dir, strerror(errno));
+				goto fail;
+			}
+		}
+	}
+	inflateEnd(&zs);
+	free(out);
+	use_spool(in, fd);
+	return 0;
+zfail:
+	p2g_fail(err, P2G_INVALID, in_off, "gzip data is corrupt: %s",
+		 zs.msg ? zs.msg : "inflate failed");
+fail:
+	if (zinit)
+		inflateEnd(&zs);
+	free(out);
+	close(fd);
+	return -1;
+}
+
+int
+input_make_seekable(struct input *in, struct p2g_error *err)
+{
+	const char *dir;
+	ssize_t n;
+	int fd;
+
+	if (in->seekable)
+		return 0;
+	fd = spool_file(&dir, err);
+	if (fd < 0)
+		return -1;
+	/* What is buffered sits at stream offset buf_off; the stream
+	 * started at 0 and nothing was consumed before the header, so
+	 * writing the buffer then the rest of the pipe rebuilds the file. */
+	if (in->buf_off != 0 ||
+	    !write_full(fd, in->buf + in->start, in->end - in->start))
+		goto fail;
+	for (;;) {
+		n = read_full(in->fd, in->buf, in->cap);
+		if (n < 0)
+			goto fail;
+		if (n == 0)
+			break;
+		if (!write_full(fd, in->buf, (size_t)n))
+			goto fail;
+	}
+	use_spool(in, fd);
 	return 0;
 fail:
 	p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
@@ -194,7 +363,6 @@ fail:
 	close(fd);
 	return -1;
 }
-
 int
 input_pread(struct input *in, uint64_t off, void *dst, size_t len,
 	    struct p2g_error *err)

@@ -41,6 +41,18 @@ bool input_identity(const struct input *in, dev_t *dev, ino_t *ino);
  */
 int input_make_seekable(struct input *in, struct p2g_error *err);
 
+/* True if the input starts with the gzip magic (peeks 2 bytes; false
+ * also on a read error, which is then in ERR). */
+bool input_is_gzip(struct input *in, struct p2g_error *err);
+
+/*
+ * Replace a gzip input by its decompressed bytes, spooled to an unlinked
+ * temporary file in $TMPDIR (so memory stays bounded; a decompression
+ * bomb is stopped before it fills the file system).  Concatenated
+ * members are read as gzip reads them.  Call before consuming anything.
+ */
+int input_gunzip(struct input *in, struct p2g_error *err);
+
 /* Read exactly LEN bytes at OFF of a seekable input.  A short file is
  * P2G_INVALID ("ends at"), a failed read P2G_IO. */
 int input_pread(struct input *in, uint64_t off, void *dst, size_t len,

@@ -10,6 +10,9 @@
 
 #include <elfutils/libdwfl.h>
 #include <zlib.h>
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+#endif
 
 #include "message.h"
 
@@ -134,5 +137,11 @@ message_exit(int status)
 void
 message_library_versions(void)
 {
-	printf("libdw %s, zlib %s\n", dwfl_version(NULL), zlibVersion());
+#ifdef HAVE_ZSTD
+	printf("libdw %s, zlib %s, libzstd %s\n", dwfl_version(NULL),
+	       zlibVersion(), ZSTD_versionString());
+#else
+	printf("libdw %s, zlib %s, without libzstd\n", dwfl_version(NULL),
+	       zlibVersion());
+#endif
 }

@@ -55,9 +55,11 @@ usage(void)
 {
 	printf("Usage: %s [OPTIONS] INPUT OUTPUT\n"
 "       %s --info INPUT\n"
-"Convert a perf.data file (perf record, perf inject; file or pipe mode)\n"
-"into a gperftools CPU profile that pprof reads.  INPUT '-' reads\n"
-"standard input; OUTPUT '-' writes standard output.\n"
+"Convert a perf.data file (perf record, perf inject; file or pipe mode,\n"
+"either byte order, zstd-compressed with -z, gzip-compressed, or a\n"
+"perf.data directory of perf record --threads) into a gperftools CPU\n"
+"profile that pprof reads.  INPUT '-' reads standard input; OUTPUT '-'\n"
+"writes standard output.\n"
 "\n"
 "Selection:\n"
 "  -e, --event NAME     convert samples of event NAME as perf prints it\n"
@@ -75,6 +77,9 @@ usage(void)
 "      --no-fixup       write every stack exactly as recorded, without the\n"
 "                       leaf copies that stop Go pprof from dropping\n"
 "                       frames (for google-pprof --no-auto-signal-frm)\n"
+"      --byte-order little|big|native\n"
+"                       byte order of the profile (default: that of the\n"
+"                       machine that recorded INPUT)\n"
 "\n"
 "Information:\n"
 "  -i, --info           print the header summary, the events and the\n"
@@ -129,11 +134,26 @@ parse_list(const char *opt, const char *arg, size_t *n)
 	}
 }
 
+/* The file that messages about the input name: the input, or in a
+ * perf.data directory the file of it being read. */
+static struct perfdata *the_pd;
+
+static const char *
+data_name(void)
+{
+	static char name[4096];
+
+	if (the_pd == NULL || the_pd->dir == NULL)
+		return input_name;
+	snprintf(name, sizeof(name), "%s/%s", input_name, the_pd->part);
+	return name;
+}
+
 static void
 on_warn(void *ctx, uint64_t off, const char *msg)
 {
 	(void)ctx;
-	message_warning(input_name, off, "%s", msg);
+	message_warning(data_name(), off, "%s", msg);
 }
 
 static void
@@ -391,6 +411,7 @@ main(int argc, char **argv)
 		{ "comm", required_argument, NULL, 'c' },
 		{ "period-us", required_argument, NULL, 'P' },
 		{ "no-fixup", no_argument, NULL, 'F' },
+		{ "byte-order", required_argument, NULL, 'B' },
 		{ "info", no_argument, NULL, 'i' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -449,6 +470,17 @@ main(int argc, char **argv)
 		case 'F':
 			o.no_fixup = true;
 			break;
+		case 'B':
+			if (strcmp(optarg, "little") == 0)
+				o.byte_order = CONVERT_ORDER_LITTLE;
+			else if (strcmp(optarg, "big") == 0)
+				o.byte_order = CONVERT_ORDER_BIG;
+			else if (strcmp(optarg, "native") == 0)
+				o.byte_order = CONVERT_ORDER_NATIVE;
+			else
+				message_usage("--byte-order: '%s' is not "
+					      "little, big or native", optarg);
+			break;
 		case 'i':
 			info = true;
 			break;
@@ -491,6 +523,7 @@ main(int argc, char **argv)
 		ret = p2g_exit_status(err.status);
 		goto out;
 	}
+	the_pd = pd;
 	if (info) {
 		ret = do_info(pd);
 		goto out;
@@ -510,7 +543,9 @@ main(int argc, char **argv)
 	if (convert_run(pd, &o, &prof, &st, &err) < 0) {
 		if (isatty(STDERR_FILENO) && !message_quiet)
 			fputc('\n', stderr);
-		message_error(input_name, &err);
+		message_error(err.offset == P2G_NO_OFFSET ? input_name
+							  : data_name(),
+			      &err);
 		ret = p2g_exit_status(err.status);
 		goto out;
 	}

@@ -6,9 +6,11 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cursor.h"
 #include "perf_abi.h"
@@ -659,6 +661,7 @@ perfdata_open(const char *path, perfdata_warn_fn warn, void *warn_ctx,
 	const unsigned char *p;
 	size_t avail;
 	uint64_t magic, size;
+	struct stat st;
 
 	pd = calloc(1, sizeof(*pd));
 	if (pd == NULL) {
@@ -667,9 +670,47 @@ perfdata_open(const char *path, perfdata_warn_fn warn, void *warn_ctx,
 	}
 	pd->warn = warn;
 	pd->warn_ctx = warn_ctx;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* A perf.data directory (perf record --threads): the
+		 * header and the first records are in "data", the rest in
+		 * data.0, data.1, ... */
+		size_t n = strlen(path);
+
+		pd->dir = malloc(n + sizeof("/data.4294967295"));
+		if (pd->dir == NULL) {
+			p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+				 "out of memory");
+			goto fail;
+		}
+		memcpy(pd->dir, path, n + 1);
+		snprintf(pd->part, sizeof(pd->part), "data");
+		pd->dir_path = malloc(n + sizeof("/data.4294967295"));
+		if (pd->dir_path == NULL) {
+			p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+				 "out of memory");
+			goto fail;
+		}
+		sprintf(pd->dir_path, "%s/data", path);
+		if (stat(pd->dir_path, &st) != 0 && errno == ENOENT) {
+			p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
+				 "is a directory, but not a perf.data "
+				 "directory: it has no data file");
+			goto fail;
+		}
+		path = pd->dir_path;
+	}
 	pd->in = input_open(path, err);
 	if (pd->in == NULL)
 		goto fail;
+	if (input_is_gzip(pd->in, err)) {
+		/* perf.data.gz: offsets are then those of the
+		 * decompressed data. */
+		if (input_gunzip(pd->in, err) < 0)
+			goto fail;
+		pd->gzip = true;
+	} else if (err->status != P2G_OK) {
+		goto fail;
+	}
 	p = input_peek(pd->in, PIPE_HEADER, &avail, err);
 	if (p == NULL)
 		goto fail;
@@ -726,6 +767,8 @@ perfdata_close(struct perfdata *pd)
 		return;
 	input_close(pd->in);
 	zstream_free(pd->z);
+	free(pd->dir);
+	free(pd->dir_path);
 	for (i = 0; i < pd->nr_attrs; i++)
 		attr_release(&pd->attrs[i]);
 	free(pd->attrs);
@@ -821,6 +864,43 @@ trailing_text(const unsigned char *p, size_t n)
 }
 
 /*
+ * In a perf.data directory, go on to the next data.N file: 1 if there is
+ * one, 0 after the last, -1 on error.
+ */
+static int
+next_part(struct perfdata *pd, struct p2g_error *err)
+{
+	struct input *in;
+	struct stat st;
+
+	sprintf(pd->dir_path, "%s/data.%u", pd->dir, pd->next_part);
+	if (stat(pd->dir_path, &st) != 0 && errno == ENOENT) {
+		/* data.0 ... data.N-1 have all been read */
+		if (pd->next_part == 0)
+			warnf(pd, P2G_NO_OFFSET, "the directory has no data.0 "
+			      "file: only its header file was read");
+		return 0;
+	}
+	snprintf(pd->part, sizeof(pd->part), "data.%u", pd->next_part);
+	in = input_open(pd->dir_path, err);
+	if (in == NULL)
+		return -1;
+	input_close(pd->in);
+	pd->in = in;
+	pd->next_part++;
+	/* Each file has its own compressed stream. */
+	if (pd->z != NULL && zstream_buffered(pd->z) > 0)
+		warnf(pd, zstream_offset(pd->z),
+		      "the compressed data ends inside a record; its %zu "
+		      "bytes are ignored", zstream_buffered(pd->z));
+	zstream_free(pd->z);
+	pd->z = NULL;
+	pd->data_end = UINT64_MAX;
+	pd->salvage = false;
+	return 1;
+}
+
+/*
  * The next raw record: from the decompressed stream of perf record -z
  * while it has a whole one, else from the data section.  *INNER tells
  * which.  Returns 1, 0 at the end of the data, or -1.
@@ -862,6 +942,7 @@ next_raw(struct perfdata *pd, const unsigned char **recp, uint16_t *sizep,
 		 * record. */
 	}
 	*inner = false;
+again:
 	if (pd->done)
 		return 0;
 	off = input_tell(pd->in);
@@ -906,6 +987,14 @@ truncated:
 text:
 	warnf(pd, off, "text after the last record; ignored");
 end:
+	if (pd->dir != NULL) {
+		int r = next_part(pd, err);
+
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			goto again;
+	}
 	pd->done = true;
 	if (pd->z != NULL && zstream_buffered(pd->z) > 0)
 		warnf(pd, zstream_offset(pd->z),

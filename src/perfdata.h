@@ -69,6 +69,8 @@ typedef void (*perfdata_warn_fn)(void *ctx, uint64_t offset,
 struct perfdata {
 	struct input *in;
 	bool pipe_mode;
+	bool gzip;		/* read through gzip: offsets are of the
+				   decompressed data */
 	bool big_endian;
 	uint64_t header_size;
 	uint64_t attr_size;
@@ -89,6 +91,11 @@ struct perfdata {
 	struct perf_header_info info;
 	struct perfdata_counts counts;
 	struct zstream *z;	/* perf record -z data, once seen */
+	/* A perf.data directory: its path, the file being read ("data",
+	 * "data.0", ...; "" for a plain file) and the next data.N. */
+	char *dir, *dir_path;
+	char part[24];
+	unsigned next_part;
 
 	perfdata_warn_fn warn;
 	void *warn_ctx;

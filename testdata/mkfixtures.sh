@@ -46,6 +46,10 @@ $PERF record -e cpu-clock -e task-clock -F 999 -g -o ../multi-2ev.perf.data -- .
 # compressed stream spans several records; file and pipe mode
 $PERF record -e cpu-clock -F 999 -g -z -m 8 -o ../multi-z.perf.data -- ./multi
 $PERF record -e cpu-clock -F 999 -g -z -m 8 -o - -- ./threads > ../threads-z-pipe.perf.data
+# a perf.data directory (perf record --threads): header file data, records
+# in data.0 and data.1
+rm -rf ../threads-dir.perf.data
+$PERF record --threads -e cpu-clock -F 999 -g -o ../threads-dir.perf.data -- ./threads
 # bundled example for the README (separate recording of multi)
 $PERF record -e cpu-clock -F 999 -g -o ../example.perf.data -- ./multi
 
@@ -55,7 +59,8 @@ for p in hot multi threads; do
 done
 
 cd "$T"
-chmod 644 ./*.perf.data ./*.prof
+chmod 644 ./*.perf.data/* ./*.prof 2>/dev/null || :
+for f in ./*.perf.data; do [ -f "$f" ] && chmod 644 "$f"; done
 
 # ---- oracles ---------------------------------------------------------------
 for f in *.perf.data; do

@@ -69,13 +69,11 @@ rm -f out.prof
 check_exit 2 "$PERF2GPERF" "$test_dir/nonexistent.data" out.prof
 check_grep "nonexistent.data"
 [ ! -e out.prof ] || fail "output created for a missing input"
-# A directory (perf record --threads writes one): doc/perf2gperf.1 says,
-# under EXIT STATUS and in its list of limitations, that a perf.data
-# directory is refused as unsupported input (exit status 1), with a
-# message that says so.
+# A directory that is not a perf.data directory (no "data" header file)
+# is invalid input (exit status 1), and the message says what is wrong.
 mkdir adir
 check_exit 1 "$PERF2GPERF" adir out.prof
-check_grep "not supported"
+check_grep "adir: is a directory, but not a perf.data directory"
 [ ! -e out.prof ] || fail "output created for a directory input"
 
 # --- gperfcheck: usage errors and unreadable files exit 2
