@@ -46,6 +46,11 @@ struct perf_attr {
 
 	/* Filled in while reading the data. */
 	uint64_t nr_samples;
+	/* For a counter read with another event's samples
+	 * (PERF_SAMPLE_READ): that sampling event, whose period gives the
+	 * time a sample stands for, as an index in the file's attrs; -1
+	 * otherwise. */
+	int32_t sampled_by;
 };
 
 /*

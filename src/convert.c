@@ -30,6 +30,11 @@ struct conv {
 	uint64_t *frames;
 	size_t frames_cap;
 	uint64_t undecodable;	/* samples of events we cannot lay out */
+	struct delivery {	/* the events a sample counts for */
+		struct perf_attr *attr;
+		uint64_t period;
+	} *deliv;
+	size_t ndeliv, deliv_cap;
 };
 
 static bool
@@ -58,6 +63,73 @@ grow_frames(struct conv *cv, uint64_t n)
 	return 0;
 }
 
+/*
+ * The events a sample counts for, with its period for each, into
+ * cv->deliv.  A sample counts for its own event, except with
+ * PERF_SAMPLE_READ, where perf hands it to each counter read with it (all
+ * members of a group with FORMAT_GROUP, else the event itself) whose value
+ * grew since that counter's last read, with the growth as its period; a
+ * counter that did not grow, or whose id is unknown, gets nothing.
+ */
+static int
+deliveries(struct conv *cv, const struct perf_record *rec,
+	   const struct perf_sample *s)
+{
+	const struct perf_attr *a = rec->attr;
+	uint64_t i, value, id, delta;
+	struct perf_attr *to;
+
+	cv->ndeliv = 0;
+	if (cv->deliv_cap == 0) {
+		cv->deliv = malloc(sizeof(*cv->deliv));
+		if (cv->deliv == NULL)
+			return -1;
+		cv->deliv_cap = 1;
+	}
+	if (!(a->sample_type & PERF_SAMPLE_READ)) {
+		cv->deliv[0].attr = rec->attr;
+		cv->deliv[0].period = s->period;
+		cv->ndeliv = 1;
+		return 0;
+	}
+	if (s->read_nr > cv->deliv_cap) {
+		struct delivery *nd = realloc(cv->deliv, (size_t)s->read_nr *
+							       sizeof(*nd));
+
+		if (nd == NULL)
+			return -1;
+		cv->deliv = nd;
+		cv->deliv_cap = (size_t)s->read_nr;
+	}
+	for (i = 0; i < s->read_nr; i++) {
+		const unsigned char *v = s->read_values +
+					 i * s->read_value_size;
+
+		value = load64(v, s->big_endian);
+		if (!(a->read_format & PERF_FORMAT_GROUP))
+			id = s->read_one_id;
+		else if (a->read_format & PERF_FORMAT_ID)
+			id = load64(v + 8, s->big_endian);
+		else
+			id = 0;
+		to = perfdata_read_delta(cv->pd, id, value, &delta);
+		if (to == NULL) {
+			cv->st->read_unknown_id++;
+			continue;
+		}
+		if (delta == 0) {
+			cv->st->read_unchanged++;
+			continue;
+		}
+		if (to != a && to->sample_period == 0)
+			to->sampled_by = (int32_t)(a - cv->pd->attrs);
+		cv->deliv[cv->ndeliv].attr = to;
+		cv->deliv[cv->ndeliv].period = delta;
+		cv->ndeliv++;
+	}
+	return 0;
+}
+
 static int
 on_sample(struct conv *cv, const struct perf_record *rec,
 	  struct p2g_error *err)
@@ -66,16 +138,23 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	const struct convert_opts *o = cv->o;
 	struct perf_sample s;
 	uint64_t i, n = 0, v;
+	size_t k;
 
 	st->samples++;
-	rec->attr->nr_samples++;
 	if (rec->attr->unknown_bits) {
+		rec->attr->nr_samples++;
 		cv->undecodable++;
 		return 0;	/* an error only if this event is chosen */
 	}
 	if (sample_decode(rec->attr, rec->data + 8, rec->size - 8u,
 			  rec->offset + 8, cv->pd->big_endian, &s, err) < 0)
 		return -1;
+	if (deliveries(cv, rec, &s) < 0)
+		goto nomem;
+	for (k = 0; k < cv->ndeliv; k++)
+		cv->deliv[k].attr->nr_samples++;
+	if (cv->ndeliv == 0)
+		return 0;
 	if ((o->npids && !in_list(o->pids, o->npids, (int32_t)s.pid)) ||
 	    (o->ntids && !in_list(o->tids, o->ntids, (int32_t)s.tid)) ||
 	    (o->comm && strcmp(addrspace_comm_of(&cv->as, (int32_t)s.pid,
@@ -116,9 +195,12 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	}
 	if (n > UINT32_MAX)
 		n = UINT32_MAX;
-	if (stacktab_add(&cv->tab, (uint32_t)(rec->attr - cv->pd->attrs),
-			 s.pid, cv->frames, (uint32_t)n, 1, s.period) < 0)
-		goto nomem;
+	for (k = 0; k < cv->ndeliv; k++)
+		if (stacktab_add(&cv->tab,
+				 (uint32_t)(cv->deliv[k].attr - cv->pd->attrs),
+				 s.pid, cv->frames, (uint32_t)n, 1,
+				 cv->deliv[k].period) < 0)
+			goto nomem;
 	if (addrspace_process(&cv->as, (int32_t)s.pid) == NULL)
 		goto nomem;
 	return 0;
@@ -369,6 +451,7 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 	cv.pd = pd;
 	cv.o = o;
 	cv.st = st;
+
 	addrspace_init(&cv.as);
 	stacktab_init(&cv.tab);
 
@@ -451,7 +534,9 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 	st->stacks = n;
 
 	st->period_us = o->period_us ? o->period_us
-				     : attr_period_us(event);
+		: attr_period_us(event->sampled_by >= 0
+					 ? &pd->attrs[event->sampled_by]
+					 : event);
 	if (st->period_us == 0) {
 		st->period_us = 1;
 		st->period_guessed = true;
@@ -512,6 +597,7 @@ out:
 	free(order);
 	profile_release(&truth);
 	free(cv.frames);
+	free(cv.deliv);
 	stacktab_release(&cv.tab);
 	addrspace_release(&cv.as);
 	return ret;
@@ -523,8 +609,15 @@ convert_scan(struct perfdata *pd, struct addrspace *as,
 {
 	struct perf_record rec;
 	struct perf_sample s;
+	struct convert_stats scratch;
+	struct conv cv;
+	size_t k;
 	int r;
 
+	memset(&cv, 0, sizeof(cv));
+	memset(&scratch, 0, sizeof(scratch));
+	cv.pd = pd;
+	cv.st = &scratch;
 	while ((r = perfdata_next(pd, &rec, err)) > 0) {
 		struct process *p;
 
@@ -543,22 +636,32 @@ convert_scan(struct perfdata *pd, struct addrspace *as,
 					   strnlen((const char *)c.base + c.pos,
 						   cursor_left(&c)),
 					   false) < 0)
-				return p2g_fail(err, P2G_NOMEM, rec.offset,
-						"out of memory");
+				goto nomem;
 			continue;
 		}
 		if (rec.type != PERF_RECORD_SAMPLE)
 			continue;
-		rec.attr->nr_samples++;
+		if (rec.attr->unknown_bits) {
+			rec.attr->nr_samples++;
+			continue;
+		}
 		if (sample_decode(rec.attr, rec.data + 8, rec.size - 8u,
 				  rec.offset + 8, pd->big_endian, &s,
 				  err) < 0)
-			return -1;
+			goto out;
+		if (deliveries(&cv, &rec, &s) < 0)
+			goto nomem;
+		for (k = 0; k < cv.ndeliv; k++)
+			cv.deliv[k].attr->nr_samples++;
 		p = addrspace_process(as, (int32_t)s.pid);
 		if (p == NULL)
-			return p2g_fail(err, P2G_NOMEM, rec.offset,
-					"out of memory");
-		p->samples++;
+			goto nomem;
+		p->samples += cv.ndeliv;
 	}
+	goto out;
+nomem:
+	r = p2g_fail(err, P2G_NOMEM, rec.offset, "out of memory");
+out:
+	free(cv.deliv);
 	return r;
 }

@@ -55,6 +55,9 @@ struct convert_stats {
 	uint64_t max_depth;
 	uint64_t lost;			/* events the kernel lost */
 	uint64_t unknown_id;		/* samples matching no event */
+	uint64_t read_unchanged;	/* PERF_SAMPLE_READ counters that
+					   did not grow: no sample */
+	uint64_t read_unknown_id;	/* ... whose id matches no event */
 	size_t processes;		/* processes with samples */
 	int32_t pid;			/* the process written */
 	char comm[32];

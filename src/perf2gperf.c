@@ -374,6 +374,11 @@ print_stats(const struct convert_stats *st)
 		st->max_depth, st->kernel_frames, st->markers,
 		st->zero_frames, st->lost, st->unknown_id, st->fixup_records,
 		st->fixup_copies, st->period_us);
+	if (st->read_unchanged || st->read_unknown_id)
+		fprintf(stderr,
+			"  counter reads unchanged  %12" PRIu64 "\n"
+			"  counter reads, no event  %12" PRIu64 "\n",
+			st->read_unchanged, st->read_unknown_id);
 }
 
 /* Create the temporary file beside OUTPUT. */

@@ -102,10 +102,12 @@ id_map_put(struct perfdata *pd, uint64_t id, uint32_t idx)
 		size_t ncap = pd->id_cap ? pd->id_cap * 2 : 64;
 		uint64_t *nk = calloc(ncap, sizeof(*nk));
 		uint32_t *nv = calloc(ncap, sizeof(*nv));
+		uint64_t *nl = calloc(ncap, sizeof(*nl));
 
-		if (nk == NULL || nv == NULL) {
+		if (nk == NULL || nv == NULL || nl == NULL) {
 			free(nk);
 			free(nv);
+			free(nl);
 			return false;
 		}
 		for (i = 0; i < pd->id_cap; i++) {
@@ -118,11 +120,14 @@ id_map_put(struct perfdata *pd, uint64_t id, uint32_t idx)
 				j = (j + 1) & (ncap - 1);
 			nk[j] = pd->id_keys[i];
 			nv[j] = pd->id_vals[i];
+			nl[j] = pd->id_last[i];
 		}
 		free(pd->id_keys);
 		free(pd->id_vals);
+		free(pd->id_last);
 		pd->id_keys = nk;
 		pd->id_vals = nv;
+		pd->id_last = nl;
 		pd->id_cap = ncap;
 	}
 	i = id_slot(id, pd->id_cap);
@@ -139,8 +144,9 @@ id_map_put(struct perfdata *pd, uint64_t id, uint32_t idx)
 	return true;
 }
 
+/* The attr of ID and the place of its last read value, or NULL. */
 static struct perf_attr *
-id_map_get(struct perfdata *pd, uint64_t id)
+id_map_find(struct perfdata *pd, uint64_t id, uint64_t **last)
 {
 	size_t i;
 
@@ -148,11 +154,34 @@ id_map_get(struct perfdata *pd, uint64_t id)
 		return NULL;
 	i = id_slot(id, pd->id_cap);
 	while (pd->id_vals[i] != 0) {
-		if (pd->id_keys[i] == id)
+		if (pd->id_keys[i] == id) {
+			if (last != NULL)
+				*last = &pd->id_last[i];
 			return &pd->attrs[pd->id_vals[i] - 1];
+		}
 		i = (i + 1) & (pd->id_cap - 1);
 	}
 	return NULL;
+}
+
+static struct perf_attr *
+id_map_get(struct perfdata *pd, uint64_t id)
+{
+	return id_map_find(pd, id, NULL);
+}
+
+struct perf_attr *
+perfdata_read_delta(struct perfdata *pd, uint64_t id, uint64_t value,
+		    uint64_t *delta)
+{
+	uint64_t *last = NULL;
+	struct perf_attr *a = id_map_find(pd, id, &last);
+
+	if (a == NULL)
+		return NULL;
+	*delta = value - *last;
+	*last = value;
+	return a;
 }
 
 /* Add an attr decoded by the caller (ownership of its name and ids moves
@@ -774,6 +803,7 @@ perfdata_close(struct perfdata *pd)
 	free(pd->attrs);
 	free(pd->id_keys);
 	free(pd->id_vals);
+	free(pd->id_last);
 	free(pd->info.hostname);
 	free(pd->info.osrelease);
 	free(pd->info.version);

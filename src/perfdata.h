@@ -85,6 +85,7 @@ struct perfdata {
 	/* id -> attr index, open addressing; key 0 is stored separately */
 	uint64_t *id_keys;
 	uint32_t *id_vals;
+	uint64_t *id_last;	/* last PERF_SAMPLE_READ value per id */
 	size_t id_cap;
 	size_t id_count;
 
@@ -125,6 +126,14 @@ int perfdata_next(struct perfdata *pd, struct perf_record *rec,
  * to, or NULL if its id matches none. */
 struct perf_attr *perfdata_sample_attr(struct perfdata *pd,
 				       const unsigned char *body, size_t len);
+
+/*
+ * PERF_SAMPLE_READ: the attr of counter ID and in *DELTA how much VALUE
+ * grew since the last value read for ID (from 0), which perf counts as
+ * the period of a sample of that event.  NULL if ID is unknown.
+ */
+struct perf_attr *perfdata_read_delta(struct perfdata *pd, uint64_t id,
+				      uint64_t value, uint64_t *delta);
 
 /* Name of header feature BIT, or NULL if unknown. */
 const char *perfdata_feature_name(unsigned bit);

@@ -55,7 +55,7 @@ decode_read(const struct perf_attr *a, struct cursor *c,
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
 			(void)cursor_u64(c);
 		if (rf & PERF_FORMAT_ID)
-			(void)cursor_u64(c);
+			s->read_one_id = cursor_u64(c);
 		if (rf & PERF_FORMAT_LOST)
 			(void)cursor_u64(c);
 		s->read_value_size = 8;

@@ -26,7 +26,10 @@ struct perf_sample {
 	/* PERF_SAMPLE_READ */
 	uint64_t read_nr;		/* values (1 without FORMAT_GROUP) */
 	const unsigned char *read_values;	/* read_nr entries */
-	unsigned read_value_size;	/* bytes per entry */
+	unsigned read_value_size;	/* bytes per entry: value, then with
+					   FORMAT_GROUP [id] [lost] */
+	uint64_t read_one_id;		/* without FORMAT_GROUP: the id, or
+					   0 without FORMAT_ID */
 
 	uint64_t callchain_nr;
 	const unsigned char *callchain;

@@ -46,6 +46,10 @@ $PERF record -e cpu-clock -e task-clock -F 999 -g -o ../multi-2ev.perf.data -- .
 # compressed stream spans several records; file and pipe mode
 $PERF record -e cpu-clock -F 999 -g -z -m 8 -o ../multi-z.perf.data -- ./multi
 $PERF record -e cpu-clock -F 999 -g -z -m 8 -o - -- ./threads > ../threads-z-pipe.perf.data
+# PERF_SAMPLE_READ: a group whose leader samples (read_format
+# ID|GROUP|LOST), and one event read with its samples (ID|LOST)
+$PERF record -e '{cpu-clock,task-clock}:S' -F 999 -g -o ../multi-group.perf.data -- ./multi
+$PERF record -e 'cpu-clock:S' -F 999 -g -o ../hot-read.perf.data -- ./hot
 # a perf.data directory (perf record --threads): header file data, records
 # in data.0 and data.1
 rm -rf ../threads-dir.perf.data

@@ -214,6 +214,49 @@ test_optional_layouts(void)
 	CHECK(sample_decode(&a, w.b, w.n, 0, false, &s, &err) == 0);
 	CHECK_EQ_U64(s.period, 77);
 	CHECK_EQ_U64(s.read_nr, 1);
+	CHECK_EQ_U64(load64(s.read_values, false), 5);
+	CHECK_EQ_U64(s.read_one_id, 9);
+	attr_release(&a);
+
+	/* Non-group read with every field: value, enabled, running, id,
+	 * lost; then the callchain must start right after. */
+	memset(&a, 0, sizeof(a));
+	a.sample_type = PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID |
+			PERF_FORMAT_LOST;
+	attr_finish(&a);
+	memset(&w, 0, sizeof(w));
+	p64(&w, 1000);		/* value */
+	p64(&w, 11);		/* enabled */
+	p64(&w, 12);		/* running */
+	p64(&w, 42);		/* id */
+	p64(&w, 3);		/* lost */
+	p64(&w, 1);		/* callchain nr */
+	p64(&w, 0x401000);
+	CHECK(sample_decode(&a, w.b, w.n, 0, false, &s, &err) == 0);
+	CHECK_EQ_U64(load64(s.read_values, false), 1000);
+	CHECK_EQ_U64(s.read_one_id, 42);
+	CHECK_EQ_U64(s.callchain_nr, 1);
+	CHECK_EQ_U64(sample_callchain(&s, 0), 0x401000);
+	attr_release(&a);
+
+	/* Group read without ids: entries are the bare values. */
+	memset(&a, 0, sizeof(a));
+	a.sample_type = PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN;
+	a.read_format = PERF_FORMAT_GROUP;
+	attr_finish(&a);
+	memset(&w, 0, sizeof(w));
+	p64(&w, 2);		/* nr */
+	p64(&w, 100);
+	p64(&w, 200);
+	p64(&w, 1);
+	p64(&w, 0x402000);
+	CHECK(sample_decode(&a, w.b, w.n, 0, false, &s, &err) == 0);
+	CHECK_EQ_U64(s.read_nr, 2);
+	CHECK_EQ_U64(s.read_value_size, 8);
+	CHECK_EQ_U64(load64(s.read_values + 8, false), 200);
+	CHECK_EQ_U64(sample_callchain(&s, 0), 0x402000);
 	attr_release(&a);
 
 	/* A callchain count that would overflow a multiplication. */
