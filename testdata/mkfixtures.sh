@@ -50,6 +50,17 @@ $PERF record -e cpu-clock -F 999 -g -z -m 8 -o - -- ./threads > ../threads-z-pip
 # ID|GROUP|LOST), and one event read with its samples (ID|LOST)
 $PERF record -e '{cpu-clock,task-clock}:S' -F 999 -g -o ../multi-group.perf.data -- ./multi
 $PERF record -e 'cpu-clock:S' -F 999 -g -o ../hot-read.perf.data -- ./hot
+# rewritten by perf inject (build ids added), file and pipe form
+$PERF record -e cpu-clock -F 999 -g -o ../multi-inject-src.perf.data -- ./multi
+$PERF inject -b -i ../multi-inject-src.perf.data -o ../multi-inject.perf.data
+rm -f ../multi-inject-src.perf.data
+$PERF record -e cpu-clock -F 999 -g -o - -- ./multi 2>/dev/null |
+	$PERF inject -b > ../multi-inject-pipe.perf.data
+# tracepoints: RAW data in the samples, tracing data (in pipe mode a
+# HEADER_TRACING_DATA record whose payload follows it)
+tp="-e sched:sched_process_fork -e sched:sched_process_exec -e syscalls:sys_enter_wait4"
+$PERF record $tp -g -o ../forkexec-tp.perf.data -- ./forkexec
+$PERF record $tp -g -o - -- ./forkexec > ../forkexec-tp-pipe.perf.data
 # a perf.data directory (perf record --threads): header file data, records
 # in data.0 and data.1
 rm -rf ../threads-dir.perf.data

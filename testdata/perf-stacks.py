@@ -67,6 +67,16 @@ def process_event(param_dict):
         v[1] += sample['period']
 
 
+def trace_unhandled(event_name, context, event_fields_dict,
+                    perf_sample_dict=None):
+    # Tracepoint samples come here, not to process_event; perf passes the
+    # same sample dictionary as the fourth argument.  perf's own event
+    # name (ev_name) is the tracepoint's "sys:name".
+    if perf_sample_dict is None:
+        return
+    process_event(perf_sample_dict)
+
+
 def trace_end():
     path = os.environ.get('PERF_STACKS_OUT')
     out = open(path, 'w') if path else sys.stdout
