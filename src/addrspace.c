@@ -25,25 +25,17 @@ addrspace_init(struct addrspace *as)
 	memset(as, 0, sizeof(*as));
 }
 
-static void
-free_maps(struct process *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->nmaps; i++)
-		free(p->maps[i].path);
-	p->nmaps = 0;
-}
-
 void
 addrspace_release(struct addrspace *as)
 {
 	size_t i;
 
-	for (i = 0; i < as->nprocs; i++) {
-		free_maps(&as->procs[i]);
-		free(as->procs[i].maps);
-	}
+	for (i = 0; i < as->nmaps; i++)
+		free(as->maps[i].path);
+	free(as->maps);
+	for (i = 0; i < as->nspaces; i++)
+		free(as->spaces[i].maps);
+	free(as->spaces);
 	free(as->procs);
 	free(as->proc_slots);
 	free(as->threads);
@@ -104,14 +96,50 @@ addrspace_find(const struct addrspace *as, int32_t pid)
 	return s && *s ? &as->procs[*s - 1] : NULL;
 }
 
+/* A new empty space for PID (copying space FROM unless UINT32_MAX);
+ * its index, or UINT32_MAX when out of memory. */
+static uint32_t
+new_space(struct addrspace *as, int32_t pid, uint32_t from)
+{
+	struct space *sp;
+
+	if (as->nspaces == as->cap_spaces) {
+		size_t nc = as->cap_spaces ? as->cap_spaces * 2 : 64;
+		struct space *ns = realloc(as->spaces, nc * sizeof(*ns));
+
+		if (ns == NULL || nc > UINT32_MAX - 1) {
+			free(ns == as->spaces ? NULL : ns);
+			return UINT32_MAX;
+		}
+		as->spaces = ns;
+		as->cap_spaces = nc;
+	}
+	sp = &as->spaces[as->nspaces];
+	memset(sp, 0, sizeof(*sp));
+	sp->pid = pid;
+	if (from != UINT32_MAX && as->spaces[from].n > 0) {
+		const struct space *f = &as->spaces[from];
+
+		sp->maps = malloc(f->n * sizeof(*sp->maps));
+		if (sp->maps == NULL)
+			return UINT32_MAX;
+		memcpy(sp->maps, f->maps, f->n * sizeof(*sp->maps));
+		sp->n = sp->cap = f->n;
+	}
+	return (uint32_t)as->nspaces++;
+}
+
 struct process *
 addrspace_process(struct addrspace *as, int32_t pid)
 {
 	struct process *p = addrspace_find(as, pid);
-	uint32_t *s;
+	uint32_t *s, sid;
 
 	if (p != NULL)
 		return p;
+	sid = new_space(as, pid, UINT32_MAX);
+	if (sid == UINT32_MAX)
+		return NULL;
 	if (as->nprocs == as->cap_procs) {
 		size_t nc = as->cap_procs ? as->cap_procs * 2 : 64;
 		struct process *np = realloc(as->procs, nc * sizeof(*np));
@@ -128,6 +156,7 @@ addrspace_process(struct addrspace *as, int32_t pid)
 	p = &as->procs[as->nprocs];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
+	p->space = sid;
 	s = lookup(as->proc_slots, as->proc_nslots, as->procs,
 		   sizeof(struct process), pid);
 	*s = (uint32_t)(++as->nprocs);
@@ -173,12 +202,68 @@ is_kernel_path(const char *path)
 	return strncmp(path, "[kernel.kallsyms]", 17) == 0;
 }
 
+uint32_t
+addrspace_sample_space(struct addrspace *as, int32_t pid)
+{
+	struct process *p = addrspace_process(as, pid);
+
+	if (p == NULL)
+		return UINT32_MAX;
+	as->spaces[p->space].used = true;
+	return p->space;
+}
+
+/* The current space of P, ready to change: a used space is first copied
+ * (or, with EMPTY, replaced by an empty one).  NULL when out of memory. */
+static struct space *
+space_to_change(struct addrspace *as, struct process *p, bool empty)
+{
+	struct space *sp = &as->spaces[p->space];
+	uint32_t sid;
+
+	if (!sp->used) {
+		if (empty)
+			sp->n = 0;
+		return sp;
+	}
+	sid = new_space(as, p->pid, empty ? UINT32_MAX : p->space);
+	if (sid == UINT32_MAX)
+		return NULL;
+	p->space = sid;
+	return &as->spaces[sid];
+}
+
+static int
+add_mapping(struct addrspace *as, const struct mapping *m, int32_t pid)
+{
+	struct mapping *dst;
+
+	if (as->nmaps == as->cap_maps) {
+		size_t nc = as->cap_maps ? as->cap_maps * 2 : 64;
+		struct mapping *nm = realloc(as->maps, nc * sizeof(*nm));
+
+		if (nm == NULL || nc > UINT32_MAX - 1)
+			return -1;
+		as->maps = nm;
+		as->cap_maps = nc;
+	}
+	dst = &as->maps[as->nmaps];
+	*dst = *m;
+	dst->pid = pid;
+	dst->path = strdup(m->path);
+	if (dst->path == NULL)
+		return -1;
+	as->nmaps++;
+	return 0;
+}
+
 int
 addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m)
 {
 	struct process *p;
-	struct mapping *dst;
+	struct space *sp;
 	size_t i, j;
+	bool overlaps = false;
 
 	if (pid == -1 && is_kernel_path(m->path)) {
 		/* perf names the kernel's text "[kernel.kallsyms]_text" (or
@@ -187,40 +272,54 @@ addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m)
 		if (as->have_kernel)
 			return 0;
 		as->kernel = *m;
+		/* Old perf (3.x) wrote the kernel's mapping from 0, with the
+		 * address of _stext as pgoff: the text starts there. */
+		if (m->start < m->pgoff && m->pgoff < m->end)
+			as->kernel.start = m->pgoff;
 		as->kernel.path = strdup("[kernel.kallsyms]");
 		if (as->kernel.path == NULL)
 			return -1;
 		as->kernel.exec = true;
+		as->kernel.pid = -1;
 		as->have_kernel = true;
 		return 0;
 	}
 	p = addrspace_process(as, pid);
 	if (p == NULL)
 		return -1;
-	/* Drop what the new mapping covers. */
-	for (i = j = 0; i < p->nmaps; i++) {
-		if (p->maps[i].start < m->end && m->start < p->maps[i].end) {
-			free(p->maps[i].path);
-			continue;
-		}
-		p->maps[j++] = p->maps[i];
+	sp = &as->spaces[p->space];
+	for (i = 0; i < sp->n && !overlaps; i++) {
+		const struct mapping *o = &as->maps[sp->maps[i]];
+
+		overlaps = o->start < m->end && m->start < o->end;
 	}
-	p->nmaps = j;
-	if (p->nmaps == p->cap) {
-		size_t nc = p->cap ? p->cap * 2 : 16;
-		struct mapping *nm = realloc(p->maps, nc * sizeof(*nm));
+	if (overlaps) {
+		sp = space_to_change(as, p, false);
+		if (sp == NULL)
+			return -1;
+		/* Drop what the new mapping covers. */
+		for (i = j = 0; i < sp->n; i++) {
+			const struct mapping *o = &as->maps[sp->maps[i]];
+
+			if (o->start < m->end && m->start < o->end)
+				continue;
+			sp->maps[j++] = sp->maps[i];
+		}
+		sp->n = j;
+	}
+	if (sp->n == sp->cap) {
+		size_t nc = sp->cap ? sp->cap * 2 : 16;
+		uint32_t *nm = realloc(sp->maps, nc * sizeof(*nm));
 
 		if (nm == NULL)
 			return -1;
-		p->maps = nm;
-		p->cap = nc;
+		sp->maps = nm;
+		sp->cap = nc;
 	}
-	dst = &p->maps[p->nmaps];
-	*dst = *m;
-	dst->path = strdup(m->path);
-	if (dst->path == NULL)
+	if (add_mapping(as, m, pid) < 0)
 		return -1;
-	p->nmaps++;
+	sp->maps[sp->n++] = (uint32_t)(as->nmaps - 1);
+	sp->sorted = false;
 	return 0;
 }
 
@@ -240,8 +339,8 @@ addrspace_comm(struct addrspace *as, int32_t pid, int32_t tid,
 	t->comm[len] = '\0';
 	if (pid == tid || p->comm[0] == '\0')
 		memcpy(p->comm, t->comm, len + 1);
-	if (exec)
-		free_maps(p);
+	if (exec && space_to_change(as, p, true) == NULL)
+		return -1;
 	return 0;
 }
 
@@ -252,7 +351,7 @@ addrspace_fork(struct addrspace *as, int32_t pid, int32_t ppid,
 	struct thread *pt, *t;
 	struct process *parent, *child;
 	char comm[32] = "";
-	size_t i;
+	uint32_t sid;
 
 	pt = get_thread(as, ptid, false);
 	if (pt != NULL)
@@ -269,16 +368,16 @@ addrspace_fork(struct addrspace *as, int32_t pid, int32_t ppid,
 	child = addrspace_process(as, pid);
 	if (child == NULL)
 		return -1;
+	memcpy(child->comm, comm, sizeof(comm));
 	parent = addrspace_find(as, ppid);	/* after a possible realloc */
-	if (child->comm[0] == '\0')
-		memcpy(child->comm, comm, sizeof(comm));
-	if (parent == NULL || child->nmaps > 0)
+	if (parent == NULL)
 		return 0;
-	for (i = 0; i < parent->nmaps; i++) {
-		if (addrspace_mmap(as, pid, &parent->maps[i]) < 0)
-			return -1;
-		parent = addrspace_find(as, ppid);
-	}
+	/* A new process (or a reused pid): the parent's mappings, which
+	 * perf does not send again. */
+	sid = new_space(as, pid, parent->space);
+	if (sid == UINT32_MAX)
+		return -1;
+	addrspace_find(as, pid)->space = sid;
 	return 0;
 }
 
@@ -295,100 +394,51 @@ addrspace_comm_of(const struct addrspace *as, int32_t pid, int32_t tid)
 	return p ? p->comm : "";
 }
 
-/* The path as the kernel prints it in /proc/PID/maps: a newline, which a
- * file name may hold, becomes "\012" so that the line stays one line. */
-static size_t
-escaped_path(const char *path, char *out)
-{
-	size_t n = 0;
-
-	for (; *path != '\0'; path++) {
-		if (*path == '\n') {
-			if (out)
-				memcpy(out + n, "\\012", 4);
-			n += 4;
-		} else {
-			if (out)
-				out[n] = *path;
-			n++;
-		}
-	}
-	if (out)
-		out[n] = '\0';
-	return n;
-}
-
-/* One /proc/PID/maps line: start-end perms offset dev inode path. */
-#define MAPS_LINE "%08llx-%08llx %s %08llx %02x:%02x %llu %s\n"
+static const struct mapping *cmp_base;
 
 static int
-append_line(char **buf, size_t *len, const struct mapping *m)
+cmp_map_start(const void *a, const void *b)
 {
-	char perms[5], *path, *nb;
-	int n;
-
-	perms[0] = (m->prot & PROT_READ_) ? 'r' : '-';
-	perms[1] = (m->prot & PROT_WRITE_) ? 'w' : '-';
-	perms[2] = 'x';
-	/* Always 'p': Go pprof's maps pattern has no 's' and would drop the
-	 * path of a shared executable mapping. */
-	perms[3] = 'p';
-	perms[4] = '\0';
-	path = malloc(escaped_path(m->path, NULL) + 1);
-	if (path == NULL)
-		return -1;
-	escaped_path(m->path, path);
-	n = snprintf(NULL, 0, MAPS_LINE,
-		     (unsigned long long)m->start,
-		     (unsigned long long)m->end, perms,
-		     (unsigned long long)m->pgoff, m->maj, m->min,
-		     (unsigned long long)m->ino, path);
-	nb = n < 0 ? NULL : realloc(*buf, *len + (size_t)n + 1);
-	if (nb == NULL) {
-		free(path);
-		return -1;
-	}
-	*buf = nb;
-	snprintf(nb + *len, (size_t)n + 1, MAPS_LINE,
-		 (unsigned long long)m->start, (unsigned long long)m->end,
-		 perms, (unsigned long long)m->pgoff, m->maj, m->min,
-		 (unsigned long long)m->ino, path);
-	*len += (size_t)n;
-	free(path);
-	return 0;
-}
-
-static int
-cmp_start(const void *a, const void *b)
-{
-	const struct mapping *x = *(const struct mapping *const *)a;
-	const struct mapping *y = *(const struct mapping *const *)b;
+	const struct mapping *x = &cmp_base[*(const uint32_t *)a];
+	const struct mapping *y = &cmp_base[*(const uint32_t *)b];
 
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-int
-addrspace_maps_text(const struct addrspace *as, int32_t pid,
-		    bool with_kernel, char **buf, size_t *len)
+const struct mapping *
+addrspace_resolve(struct addrspace *as, uint32_t sid, uint64_t addr)
 {
-	const struct process *p = addrspace_find(as, pid);
-	const struct mapping **v = NULL;
-	size_t i, n = 0;
-	int ret = 0;
+	struct space *sp = &as->spaces[sid];
+	size_t lo = 0, hi;
 
-	if (p != NULL && p->nmaps > 0) {
-		v = malloc(p->nmaps * sizeof(*v));
-		if (v == NULL)
-			return -1;
-		for (i = 0; i < p->nmaps; i++)
-			if (p->maps[i].exec)
-				v[n++] = &p->maps[i];
-		qsort(v, n, sizeof(*v), cmp_start);
-		for (i = 0; i < n && ret == 0; i++)
-			ret = append_line(buf, len, v[i]);
-		free(v);
+	if (!sp->sorted) {
+		cmp_base = as->maps;
+		qsort(sp->maps, sp->n, sizeof(*sp->maps), cmp_map_start);
+		sp->sorted = true;
 	}
-	if (ret == 0 && with_kernel && as->have_kernel)
-		ret = append_line(buf, len, &as->kernel);
-	return ret;
+	/* The last mapping that starts at or below ADDR (they do not
+	 * overlap). */
+	hi = sp->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (as->maps[sp->maps[mid]].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	if (addr < as->maps[sp->maps[lo - 1]].end)
+		return &as->maps[sp->maps[lo - 1]];
+	return NULL;
+}
+
+bool
+addrspace_is_kernel(const struct addrspace *as, uint64_t addr)
+{
+	if (as->have_kernel && addr >= as->kernel.start &&
+	    addr < as->kernel.end)
+		return true;
+	return addr >= 0xffff800000000000ULL;
 }

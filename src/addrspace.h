@@ -21,13 +21,29 @@ struct mapping {
 	uint8_t build_id_size;
 	uint8_t build_id[20];
 	char *path;		/* owned */
+	int32_t pid;		/* the process that mapped it (-1: kernel) */
+};
+
+/*
+ * An address space: the set of mappings of one process over a stretch of
+ * time in which no mapping went away.  A process starts a new one when it
+ * execs, and when a mapping replaces another after samples were taken in
+ * the old one; so a sample's addresses resolve against the mappings in
+ * force when it was taken.  Mappings only ever added to the current
+ * space keep it.
+ */
+struct space {
+	int32_t pid;
+	uint32_t *maps;		/* indexes into addrspace.maps */
+	size_t n, cap;
+	bool used;		/* samples refer to it: copy on change */
+	bool sorted;		/* maps sorted by start (for lookups) */
 };
 
 struct process {
 	int32_t pid;
 	char comm[32];
-	struct mapping *maps;
-	size_t nmaps, cap;
+	uint32_t space;		/* the current space */
 	uint64_t samples;	/* samples attributed to the process */
 	bool used;
 };
@@ -47,6 +63,10 @@ struct addrspace {
 	size_t nthreads, cap_threads;
 	uint32_t *thread_slots;
 	size_t thread_nslots;
+	struct mapping *maps;	/* every mapping ever seen */
+	size_t nmaps, cap_maps;
+	struct space *spaces;
+	size_t nspaces, cap_spaces;
 	struct mapping kernel;	/* the kernel's text mapping */
 	bool have_kernel;
 };
@@ -54,11 +74,16 @@ struct addrspace {
 void addrspace_init(struct addrspace *as);
 void addrspace_release(struct addrspace *as);
 
-/* The process PID, created (empty) if unknown; NULL when out of memory. */
+/* The process PID, created (with an empty space) if unknown; NULL when
+ * out of memory. */
 struct process *addrspace_process(struct addrspace *as, int32_t pid);
 
 /* The process PID, or NULL if never seen. */
 struct process *addrspace_find(const struct addrspace *as, int32_t pid);
+
+/* The current space of process PID, marked used: a sample is about to
+ * refer to it.  UINT32_MAX when out of memory. */
+uint32_t addrspace_sample_space(struct addrspace *as, int32_t pid);
 
 /* Add mapping M (whose path is copied) to process PID; pid -1 with a
  * kernel path sets the kernel mapping.  Mappings it overlaps are dropped.
@@ -69,7 +94,8 @@ int addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m);
 int addrspace_comm(struct addrspace *as, int32_t pid, int32_t tid,
 		   const char *comm, size_t len, bool exec);
 
-/* A FORK record.  0 or -1 (memory). */
+/* A FORK record: a new process starts with a copy of its parent's
+ * mappings.  0 or -1 (memory). */
 int addrspace_fork(struct addrspace *as, int32_t pid, int32_t ppid,
 		   int32_t tid, int32_t ptid);
 
@@ -77,12 +103,12 @@ int addrspace_fork(struct addrspace *as, int32_t pid, int32_t ppid,
 const char *addrspace_comm_of(const struct addrspace *as, int32_t pid,
 			      int32_t tid);
 
-/*
- * Append to *BUF (of *LEN bytes, malloc'd) one /proc/maps line for each
- * executable mapping of process PID, and for the kernel text when
- * WITH_KERNEL.  Returns 0, or -1 when out of memory.
- */
-int addrspace_maps_text(const struct addrspace *as, int32_t pid,
-			bool with_kernel, char **buf, size_t *len);
+/* The mapping of space SID that holds ADDR, or NULL. */
+const struct mapping *addrspace_resolve(struct addrspace *as, uint32_t sid,
+					uint64_t addr);
+
+/* True if ADDR is kernel text: in the kernel mapping, or in the upper
+ * half of the address space when the file has no kernel mapping. */
+bool addrspace_is_kernel(const struct addrspace *as, uint64_t addr);
 
 #endif

@@ -10,6 +10,7 @@
 #include "cpuprof.h"
 #include "cursor.h"
 #include "fixup.h"
+#include "layout.h"
 #include "perf_abi.h"
 #include "sample.h"
 
@@ -29,7 +30,7 @@ struct conv {
 	struct stacktab tab;
 	uint64_t *frames;
 	size_t frames_cap;
-	uint64_t undecodable;	/* samples of events we cannot lay out */
+	uint64_t period_unit;	/* --weight period: one header period */
 	struct delivery {	/* the events a sample counts for */
 		struct perf_attr *attr;
 		uint64_t period;
@@ -61,6 +62,21 @@ grow_frames(struct conv *cv, uint64_t n)
 	cv->frames = nf;
 	cv->frames_cap = (size_t)n;
 	return 0;
+}
+
+/* Count frame V and say whether --user-only/--kernel-only keep it. */
+static bool
+keep_frame(struct conv *cv, uint64_t v)
+{
+	bool kernel = addrspace_is_kernel(&cv->as, v);
+
+	if (kernel)
+		cv->st->kernel_frames++;
+	if ((kernel && cv->o->user_only) || (!kernel && cv->o->kernel_only)) {
+		cv->st->frames_dropped++;
+		return false;
+	}
+	return true;
 }
 
 /*
@@ -137,13 +153,14 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	struct convert_stats *st = cv->st;
 	const struct convert_opts *o = cv->o;
 	struct perf_sample s;
-	uint64_t i, n = 0, v;
+	uint64_t i, n = 0, nraw = 0, v;
+	uint32_t sid;
 	size_t k;
 
 	st->samples++;
 	if (rec->attr->unknown_bits) {
 		rec->attr->nr_samples++;
-		cv->undecodable++;
+		st->undecodable++;
 		return 0;	/* an error only if this event is chosen */
 	}
 	if (sample_decode(rec->attr, rec->data + 8, rec->size - 8u,
@@ -180,29 +197,28 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 			st->zero_frames++;
 			continue;
 		}
-		if (v >= KERNEL_START)
-			st->kernel_frames++;
-		cv->frames[n++] = v;
+		nraw++;
+		if (keep_frame(cv, v))
+			cv->frames[n++] = v;
 	}
-	if (n == 0) {
-		if (s.ip == 0) {
-			st->samples_empty++;
-			return 0;
-		}
+	/* No address in the callchain: the sample's ip, as perf shows it. */
+	if (nraw == 0 && s.ip != 0 && keep_frame(cv, s.ip))
 		cv->frames[n++] = s.ip;
-		if (s.ip >= KERNEL_START)
-			st->kernel_frames++;
+	if (n == 0) {
+		st->samples_empty++;
+		return 0;
 	}
 	if (n > UINT32_MAX)
 		n = UINT32_MAX;
+	sid = addrspace_sample_space(&cv->as, (int32_t)s.pid);
+	if (sid == UINT32_MAX)
+		goto nomem;
 	for (k = 0; k < cv->ndeliv; k++)
 		if (stacktab_add(&cv->tab,
 				 (uint32_t)(cv->deliv[k].attr - cv->pd->attrs),
-				 s.pid, cv->frames, (uint32_t)n, 1,
+				 sid, cv->frames, (uint32_t)n, 1,
 				 cv->deliv[k].period) < 0)
 			goto nomem;
-	if (addrspace_process(&cv->as, (int32_t)s.pid) == NULL)
-		goto nomem;
 	return 0;
 nomem:
 	return p2g_fail(err, P2G_NOMEM, rec->offset,
@@ -352,18 +368,6 @@ read_all(struct conv *cv, struct p2g_error *err)
 	return r;
 }
 
-static int
-cmp_entry_order(const void *a, const void *b)
-{
-	const struct stack_entry *x = *(const struct stack_entry *const *)a;
-	const struct stack_entry *y = *(const struct stack_entry *const *)b;
-
-	/* Most samples first, then first seen, for a stable output. */
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
-}
-
 /*
  * The event to convert: the one --event names (its name as perf prints
  * it, with or without the modifiers), else the first sampling event in
@@ -427,31 +431,155 @@ pick_event(struct conv *cv, uint32_t *ev, struct p2g_error *err)
 	return ret;
 }
 
+/* The slot width to write: 32 bits for a recording of a 32-bit machine
+ * unless told otherwise. */
+static unsigned
+slot_bits(const struct perfdata *pd, const struct convert_opts *o)
+{
+	const char *arch = pd->info.arch;
+
+	if (o->slot_bits != 0)
+		return o->slot_bits;
+	if (arch != NULL &&
+	    ((arch[0] == 'i' && strlen(arch) == 4 &&
+	      strcmp(arch + 2, "86") == 0) ||
+	     strncmp(arch, "arm", 3) == 0 || strcmp(arch, "mips") == 0 ||
+	     strcmp(arch, "ppc") == 0 || strcmp(arch, "powerpc") == 0 ||
+	     strcmp(arch, "s390") == 0 || strcmp(arch, "sparc") == 0))
+		return 32;
+	return 64;
+}
+
+static int
+cmp_proc_samples(const void *a, const void *b)
+{
+	const struct process *x = *(const struct process *const *)a;
+	const struct process *y = *(const struct process *const *)b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/*
+ * Make the profile of the N entries E (of event EV's samples) and hand it
+ * to the sink: translate into the profile's address space, weight, add
+ * the leaf copies against Go pprof's rewriting (fixup.h).
+ */
+static int
+emit(struct conv *cv, const struct stack_entry *const *e, size_t n,
+     struct convert_result *r, convert_sink sink, void *ctx,
+     struct p2g_error *err)
+{
+	const struct convert_opts *o = cv->o;
+	struct convert_stats *st = cv->st;
+	struct profile truth, out;
+	struct layout_opts lo;
+	struct layout_stats ls;
+	struct fixup_result fr;
+	unsigned char *extra = NULL;
+	char kpath[300];
+	size_t i;
+	int ret = -1;
+
+	profile_init(&truth);
+	profile_init(&out);
+	memset(&lo, 0, sizeof(lo));
+	lo.slot_bytes = st->slot_bits / 8;
+	lo.info = &cv->pd->info;
+	lo.period_unit = o->weight == CONVERT_WEIGHT_PERIOD ? cv->period_unit
+							    : 0;
+	/* The kernel's mapping is named where Debian's debug package puts
+	 * vmlinux (and perf looks for it), so that pprof finds it there, by
+	 * build id or by name in PPROF_BINARY_PATH. */
+	if (cv->pd->info.osrelease != NULL) {
+		snprintf(kpath, sizeof(kpath), "/usr/lib/debug/boot/vmlinux-%s",
+			 cv->pd->info.osrelease);
+		lo.kernel_path = kpath;
+	} else {
+		lo.kernel_path = "vmlinux";
+	}
+	/* One process keeps its own addresses, each of its address spaces
+	 * (before and after exec) apart; several share their files. */
+	lo.per_space = r->processes == 1;
+	if (layout_build(&cv->as, &cv->tab, e, n, &lo, &truth, &ls, err) < 0)
+		goto out;
+	r->places = ls.places;
+	r->relocated = ls.relocated;
+	r->collisions = ls.collisions;
+	r->unmapped = ls.unmapped;
+	r->with_kernel = ls.with_kernel;
+	r->stacks = truth.nrecs;
+	r->samples = 0;
+	r->max_depth = 0;
+	for (i = 0; i < n; i++)
+		r->samples += e[i]->count;
+	for (i = 0; i < truth.nrecs; i++)
+		if (truth.recs[i].n > r->max_depth)
+			r->max_depth = truth.recs[i].n;
+	extra = calloc(truth.nrecs ? truth.nrecs : 1, 1);
+	if (extra == NULL)
+		goto nomem;
+	r->fixup_converged = true;
+	if (!o->no_fixup) {
+		if (fixup_plan(&truth, extra, &fr) < 0)
+			goto nomem;
+		r->fixup_records = fr.records_changed;
+		r->fixup_copies = fr.copies;
+		r->fixup_converged = fr.converged;
+	}
+	out.slot_bytes = st->slot_bits / 8;
+	switch (o->byte_order) {
+	case CONVERT_ORDER_LITTLE: out.big_endian = false; break;
+	case CONVERT_ORDER_BIG: out.big_endian = true; break;
+	case CONVERT_ORDER_NATIVE: out.big_endian = WORDS_BIGENDIAN_P; break;
+	default: out.big_endian = cv->pd->big_endian; break;
+	}
+	out.period_us = st->period_us;
+	for (i = 0; i < truth.nrecs; i++) {
+		const struct profile_record *pr = &truth.recs[i];
+
+		if (profile_add_extra(&out, pr->count, truth.pcs + pr->off,
+				      pr->n, extra[i]) < 0)
+			goto nomem;
+	}
+	r->perl_strips = fixup_perl_strips(&out);
+	out.maps = truth.maps;
+	out.maps_len = truth.maps_len;
+	truth.maps = NULL;
+	truth.maps_len = 0;
+	r->profile = &out;
+	ret = sink(ctx, r, err);
+	goto out;
+nomem:
+	p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+out:
+	free(extra);
+	profile_release(&truth);
+	profile_release(&out);
+	return ret;
+}
+
 int
 convert_run(struct perfdata *pd, const struct convert_opts *o,
-	    struct profile *out, struct convert_stats *st,
+	    convert_sink sink, void *sink_ctx, struct convert_stats *st,
 	    struct p2g_error *err)
 {
 	struct conv cv;
-	const struct process *best = NULL;
-	struct stack_entry **order = NULL;
-	struct profile truth;
-	unsigned char *extra = NULL;
-	struct fixup_result fr;
+	const struct stack_entry **sel = NULL;
+	struct process **procs = NULL;
 	const struct perf_attr *event;
-	bool with_kernel = false;
-	uint64_t total = 0;
+	struct convert_result r;
+	uint64_t psum = 0, pn = 0;
 	uint32_t ev = 0;
-	size_t i, n;
+	size_t i, k, n = 0, np = 0;
 	int ret = -1;
 
 	memset(&cv, 0, sizeof(cv));
 	memset(st, 0, sizeof(*st));
-	profile_init(&truth);
 	cv.pd = pd;
 	cv.o = o;
 	cv.st = st;
-
 	addrspace_init(&cv.as);
 	stacktab_init(&cv.tab);
 
@@ -467,9 +595,13 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 	event = &pd->attrs[ev];
 	st->event = event;
 	st->samples_event = event->nr_samples;
+	st->slot_bits = slot_bits(pd, o);
 
-	/* The process to write: the one with the most samples that passed
-	 * the filters. */
+	/* The stacks of the event, and their processes. */
+	/* (room for a second list: one process's, with --split) */
+	sel = malloc(2 * (cv.tab.nr + 1) * sizeof(*sel));
+	if (sel == NULL)
+		goto nomem;
 	for (i = 0; i < cv.as.nprocs; i++)
 		cv.as.procs[i].samples = 0;
 	for (i = 0; i < cv.tab.nr; i++) {
@@ -478,60 +610,28 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 
 		if (e->ev != ev)
 			continue;
-		p = addrspace_find(&cv.as, (int32_t)e->pid);
+		sel[n++] = e;
+		psum += e->period;
+		pn += e->count;
+		p = addrspace_find(&cv.as, cv.as.spaces[e->space].pid);
 		if (p != NULL)
 			p->samples += e->count;
-		total += e->count;
+		st->samples_used += e->count;
 	}
-	for (i = 0; i < cv.as.nprocs; i++) {
-		const struct process *p = &cv.as.procs[i];
-
-		if (p->samples == 0)
-			continue;
-		st->processes++;
-		if (best == NULL || p->samples > best->samples ||
-		    (p->samples == best->samples && p->pid < best->pid))
-			best = p;
-	}
-	if (best == NULL) {
+	if (n == 0) {
 		p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
 			 "no samples of event %s%s", event->name,
 			 event->nr_samples ? " pass the filters" : "");
 		goto out;
 	}
-	st->pid = best->pid;
-	memcpy(st->comm, best->comm, sizeof(st->comm));
-	st->samples_used = best->samples;
-	st->samples_other_process = total - best->samples;
-
-	/* Records of that process, most samples first. */
-	order = malloc((cv.tab.nr ? cv.tab.nr : 1) * sizeof(*order));
-	if (order == NULL)
+	procs = malloc((cv.as.nprocs + 1) * sizeof(*procs));
+	if (procs == NULL)
 		goto nomem;
-	for (i = n = 0; i < cv.tab.nr; i++)
-		if (cv.tab.entries[i].ev == ev &&
-		    (int32_t)cv.tab.entries[i].pid == best->pid)
-			order[n++] = &cv.tab.entries[i];
-	qsort(order, n, sizeof(*order), cmp_entry_order);
-	for (i = 0; i < n; i++) {
-		const struct stack_entry *e = order[i];
-		const uint64_t *pcs = stacktab_pcs(&cv.tab, e);
-
-		if (profile_add(&truth, e->count, pcs, e->n) < 0)
-			goto nomem;
-		if (e->n > st->max_depth)
-			st->max_depth = e->n;
-		if (!with_kernel) {
-			uint32_t k;
-
-			for (k = 0; k < e->n; k++)
-				if (pcs[k] >= KERNEL_START) {
-					with_kernel = true;
-					break;
-				}
-		}
-	}
-	st->stacks = n;
+	for (i = 0; i < cv.as.nprocs; i++)
+		if (cv.as.procs[i].samples > 0)
+			procs[np++] = &cv.as.procs[i];
+	qsort(procs, np, sizeof(*procs), cmp_proc_samples);
+	st->processes = np;
 
 	st->period_us = o->period_us ? o->period_us
 		: attr_period_us(event->sampled_by >= 0
@@ -548,6 +648,17 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 			 event->name, (unsigned long long)st->period_us);
 		goto out;
 	}
+	/* --weight period: a time event's period is in ns, so a header
+	 * period is period_us * 1000 of them; for other events the mean
+	 * period stands for one header period. */
+	if (event->type == PERF_TYPE_SOFTWARE &&
+	    (event->config == PERF_COUNT_SW_CPU_CLOCK ||
+	     event->config == PERF_COUNT_SW_TASK_CLOCK) && !st->period_guessed)
+		cv.period_unit = st->period_us * 1000;
+	else
+		cv.period_unit = pn ? (psum + pn / 2) / pn : 1;
+	if (cv.period_unit == 0)
+		cv.period_unit = 1;
 	/* perf record --call-graph dwarf stores registers and stack copies
 	 * for unwinding; without an unwinder only the kernel's callchain
 	 * (kernel frames and the user IP) is there. */
@@ -556,46 +667,36 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 		(event->sample_type & PERF_SAMPLE_STACK_USER) != 0 &&
 		(event->sample_type & PERF_SAMPLE_REGS_USER) != 0;
 
-	/* Leaf copies against Go pprof's rewriting (fixup.h). */
-	extra = calloc(truth.nrecs ? truth.nrecs : 1, 1);
-	if (extra == NULL)
-		goto nomem;
-	if (!o->no_fixup) {
-		if (fixup_plan(&truth, extra, &fr) < 0)
-			goto nomem;
-		st->fixup_records = fr.records_changed;
-		st->fixup_copies = fr.copies;
-		st->fixup_converged = fr.converged;
-	} else {
-		st->fixup_converged = true;
+	if (!o->split) {
+		memset(&r, 0, sizeof(r));
+		r.processes = np;
+		r.pid = np == 1 ? procs[0]->pid : -1;
+		if (np == 1)
+			memcpy(r.comm, procs[0]->comm, sizeof(r.comm));
+		ret = emit(&cv, sel, n, &r, sink, sink_ctx, err);
+		goto out;
 	}
-	out->slot_bytes = 8;
-	switch (o->byte_order) {
-	case CONVERT_ORDER_LITTLE: out->big_endian = false; break;
-	case CONVERT_ORDER_BIG: out->big_endian = true; break;
-	case CONVERT_ORDER_NATIVE: out->big_endian = WORDS_BIGENDIAN_P; break;
-	default: out->big_endian = pd->big_endian; break;
-	}
-	out->period_us = st->period_us;
-	for (i = 0; i < truth.nrecs; i++) {
-		const struct profile_record *r = &truth.recs[i];
+	/* One profile per process, most samples first. */
+	for (k = 0; k < np; k++) {
+		size_t m = 0;
 
-		if (profile_add_extra(out, r->count, truth.pcs + r->off, r->n,
-				      extra[i]) < 0)
-			goto nomem;
+		for (i = 0; i < n; i++)
+			if (cv.as.spaces[sel[i]->space].pid == procs[k]->pid)
+				sel[n + m++] = sel[i];
+		memset(&r, 0, sizeof(r));
+		r.processes = 1;
+		r.pid = procs[k]->pid;
+		memcpy(r.comm, procs[k]->comm, sizeof(r.comm));
+		if (emit(&cv, sel + n, m, &r, sink, sink_ctx, err) < 0)
+			goto out;
 	}
-	st->perl_strips = fixup_perl_strips(out);
-	if (addrspace_maps_text(&cv.as, best->pid, with_kernel, &out->maps,
-				&out->maps_len) < 0)
-		goto nomem;
 	ret = 0;
 	goto out;
 nomem:
 	p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 out:
-	free(extra);
-	free(order);
-	profile_release(&truth);
+	free(sel);
+	free(procs);
 	free(cv.frames);
 	free(cv.deliv);
 	stacktab_release(&cv.tab);

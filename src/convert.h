@@ -25,6 +25,12 @@ enum convert_order {
 	CONVERT_ORDER_NATIVE,
 };
 
+/* What a profile counts per stack. */
+enum convert_weight {
+	CONVERT_WEIGHT_SAMPLES,	/* samples */
+	CONVERT_WEIGHT_PERIOD,	/* their periods, in header periods */
+};
+
 struct convert_opts {
 	const char *event;	/* event name, or NULL for the first */
 	const int32_t *pids;	/* keep only these processes */
@@ -32,54 +38,79 @@ struct convert_opts {
 	const int32_t *tids;	/* keep only these threads */
 	size_t ntids;
 	const char *comm;	/* keep only threads with this command */
+	bool user_only;		/* drop kernel frames */
+	bool kernel_only;	/* drop user frames */
+	bool split;		/* one profile per process */
 	uint64_t period_us;	/* 0: derive from the event */
 	bool no_fixup;		/* write stacks without leaf copies */
 	enum convert_order byte_order;
+	unsigned slot_bits;	/* 32, 64, or 0: 32 for 32-bit recordings */
+	enum convert_weight weight;
 	/* Called every so often with the bytes read so far. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
 };
 
+/* Counts over the whole input. */
 struct convert_stats {
 	uint64_t records;
 	uint64_t samples;		/* all samples in the file */
 	uint64_t samples_event;		/* of the selected event */
 	uint64_t samples_filtered;	/* dropped by --pid/--tid/--comm */
-	uint64_t samples_used;		/* in the profile */
-	uint64_t samples_other_process;	/* of processes not written */
+	uint64_t samples_used;		/* in the profiles */
 	uint64_t samples_empty;		/* no usable frame at all */
 	uint64_t zero_frames;		/* address-0 frames dropped */
 	uint64_t markers;		/* context markers removed */
 	uint64_t kernel_frames;
-	uint64_t stacks;		/* distinct stacks written */
-	uint64_t max_depth;
+	uint64_t frames_dropped;	/* by --user-only / --kernel-only */
 	uint64_t lost;			/* events the kernel lost */
 	uint64_t unknown_id;		/* samples matching no event */
+	uint64_t undecodable;		/* of events we cannot lay out */
 	uint64_t read_unchanged;	/* PERF_SAMPLE_READ counters that
 					   did not grow: no sample */
 	uint64_t read_unknown_id;	/* ... whose id matches no event */
 	size_t processes;		/* processes with samples */
-	int32_t pid;			/* the process written */
-	char comm[32];
 	uint64_t period_us;
 	bool period_guessed;		/* the event gave no time period */
 	const struct perf_attr *event;	/* the event converted */
 	size_t nr_sampling_events;
-	size_t fixup_records;		/* records given leaf copies */
+	bool dwarf_recording;	/* recorded with --call-graph dwarf */
+	bool dwarf_unwound;	/* and the user stacks were unwound */
+	unsigned slot_bits;	/* of the profiles written */
+};
+
+/* One profile made: the merged one, or with split one per process. */
+struct convert_result {
+	struct profile *profile;
+	int32_t pid;		/* the process, or -1 for several */
+	char comm[32];		/* its command */
+	size_t processes;	/* processes in the profile */
+	uint64_t samples;	/* samples in it */
+	uint64_t stacks;	/* distinct stacks written */
+	uint64_t max_depth;
+	size_t places;		/* mapped files and regions */
+	size_t relocated;	/* of them moved off their addresses */
+	size_t collisions;	/* left overlapping: no room to move */
+	uint64_t unmapped;	/* frames in no mapping */
+	bool with_kernel;
+	size_t fixup_records;	/* records given leaf copies */
 	uint64_t fixup_copies;
 	bool fixup_converged;
 	bool perl_strips;
-	bool dwarf_recording;	/* recorded with --call-graph dwarf */
-	bool dwarf_unwound;	/* and the user stacks were unwound */
 };
 
+/* Receives each profile; returns 0, or -1 with ERR set to stop. */
+typedef int (*convert_sink)(void *ctx, const struct convert_result *r,
+			    struct p2g_error *err);
+
 /*
- * Read all of PD's data and build in OUT (initialised, empty) the profile
- * of one process: the one --pid/--tid/--comm leave, or the one with the
- * most samples.  Returns 0, or -1 with ERR set.
+ * Read all of PD's data and make the profile of the samples of the
+ * selected event that pass the filters: one for all their processes, or
+ * with o->split one per process, most samples first; hand each to SINK.
+ * Returns 0, or -1 with ERR set.
  */
 int convert_run(struct perfdata *pd, const struct convert_opts *o,
-		struct profile *out, struct convert_stats *st,
+		convert_sink sink, void *sink_ctx, struct convert_stats *st,
 		struct p2g_error *err);
 
 /* Read all of PD's data counting samples per event (attr->nr_samples) and

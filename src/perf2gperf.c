@@ -68,10 +68,19 @@ usage(void)
 "  -p, --pid LIST       keep samples of these processes (comma-separated)\n"
 "  -t, --tid LIST       keep samples of these threads (comma-separated)\n"
 "  -c, --comm NAME      keep samples of threads whose command is NAME\n"
-"                       (a profile holds one process: of those left, the\n"
-"                       one with the most samples)\n"
+"      --user-only      leave out kernel frames (and kernel-only samples)\n"
+"      --kernel-only    leave out user frames (and user-only samples)\n"
 "\n"
-"Output:\n"
+"Output (the processes left are merged into one profile, each mapped\n"
+"file at one place; a lone process keeps its own addresses):\n"
+"      --split          write one profile per process; OUTPUT is then a\n"
+"                       pattern: %%p the pid, %%c the command, %%%% a %%\n"
+"      --weight samples|period\n"
+"                       count samples (default), or their periods in\n"
+"                       units of the header period\n"
+"      --slot-width 32|64|auto\n"
+"                       slot size; auto (default): 32 for recordings of\n"
+"                       32-bit machines, else 64\n"
 "      --period-us N    write N as the sampling period in microseconds\n"
 "                       (default: from the event, see the man page)\n"
 "      --no-fixup       write every stack exactly as recorded, without the\n"
@@ -354,31 +363,53 @@ print_stats(const struct convert_stats *st)
 		"  samples                  %12" PRIu64 "\n"
 		"  samples of %-13s %12" PRIu64 "\n"
 		"  samples filtered out     %12" PRIu64 "\n"
-		"  samples of other procs   %12" PRIu64 "\n"
 		"  samples with no frame    %12" PRIu64 "\n"
 		"  samples written          %12" PRIu64 "\n"
-		"  distinct stacks          %12" PRIu64 "\n"
-		"  deepest stack            %12" PRIu64 "\n"
+		"  processes written        %12zu\n"
 		"  kernel frames            %12" PRIu64 "\n"
+		"  frames left out          %12" PRIu64 "\n"
 		"  context markers removed  %12" PRIu64 "\n"
 		"  zero addresses dropped   %12" PRIu64 "\n"
 		"  events lost by kernel    %12" PRIu64 "\n"
 		"  samples of unknown id    %12" PRIu64 "\n"
-		"  records with leaf copies %12zu\n"
-		"  leaf copies added        %12" PRIu64 "\n"
-		"  period (us)              %12" PRIu64 "\n",
+		"  period (us)              %12" PRIu64 "\n"
+		"  slot width (bits)        %12u\n",
 		progname, input_name, st->records, st->samples,
 		st->event ? st->event->name : "?", st->samples_event,
-		st->samples_filtered, st->samples_other_process,
-		st->samples_empty, st->samples_used, st->stacks,
-		st->max_depth, st->kernel_frames, st->markers,
-		st->zero_frames, st->lost, st->unknown_id, st->fixup_records,
-		st->fixup_copies, st->period_us);
+		st->samples_filtered, st->samples_empty, st->samples_used,
+		st->processes, st->kernel_frames, st->frames_dropped,
+		st->markers, st->zero_frames, st->lost, st->unknown_id,
+		st->period_us, st->slot_bits);
+	if (st->undecodable)
+		fprintf(stderr, "  samples not decodable    %12" PRIu64 "\n",
+			st->undecodable);
 	if (st->read_unchanged || st->read_unknown_id)
 		fprintf(stderr,
 			"  counter reads unchanged  %12" PRIu64 "\n"
 			"  counter reads, no event  %12" PRIu64 "\n",
 			st->read_unchanged, st->read_unknown_id);
+}
+
+/* Per written profile. */
+static void
+print_result_stats(const char *output, const struct convert_result *r)
+{
+	fprintf(stderr,
+		"%s: %s: profile statistics:\n"
+		"  samples                  %12" PRIu64 "\n"
+		"  processes                %12zu\n"
+		"  distinct stacks          %12" PRIu64 "\n"
+		"  deepest stack            %12" PRIu64 "\n"
+		"  mapped places            %12zu\n"
+		"  places relocated         %12zu\n"
+		"  places overlapping       %12zu\n"
+		"  frames in no mapping     %12" PRIu64 "\n"
+		"  records with leaf copies %12zu\n"
+		"  leaf copies added        %12" PRIu64 "\n",
+		progname, output, r->samples, r->processes, r->stacks,
+		r->max_depth, r->places, r->relocated, r->collisions,
+		r->unmapped,
+		r->fixup_records, r->fixup_copies);
 }
 
 /* Create the temporary file beside OUTPUT. */
@@ -406,6 +437,150 @@ open_tmp(const char *output)
 	return fd;
 }
 
+/* What the sink needs from main(). */
+struct sink_ctx {
+	const char *output;	/* OUTPUT, or with --split its pattern */
+	bool split, stats;
+	dev_t idev;
+	ino_t iino;
+	bool have_identity;
+	bool reported;		/* the error was printed already */
+	size_t written;
+};
+
+/* OUTPUT with --split: %p the pid, %c the command (with '/' as '_'), %%
+ * a percent sign.  False if the name would be too long. */
+static bool
+expand_pattern(const char *pat, const struct convert_result *r, char *out,
+	       size_t size)
+{
+	size_t n = 0;
+	const char *c;
+	char pid[16];
+
+	for (; *pat != '\0'; pat++) {
+		const char *add = NULL;
+		char one[2] = { *pat, '\0' };
+
+		if (*pat == '%' && pat[1] == 'p') {
+			snprintf(pid, sizeof(pid), "%d", r->pid);
+			add = pid;
+			pat++;
+		} else if (*pat == '%' && pat[1] == 'c') {
+			for (c = r->comm[0] ? r->comm : "unknown"; *c; c++) {
+				if (n + 1 >= size)
+					return false;
+				out[n++] = *c == '/' ? '_' : *c;
+			}
+			pat++;
+			continue;
+		} else if (*pat == '%' && pat[1] == '%') {
+			add = "%";
+			pat++;
+		} else {
+			add = one;
+		}
+		if (n + strlen(add) >= size)
+			return false;
+		memcpy(out + n, add, strlen(add));
+		n += strlen(add);
+	}
+	out[n] = '\0';
+	return true;
+}
+
+/* Write R's profile to its file (through a temporary file renamed into
+ * place) or to standard output. */
+static int
+write_result(void *vctx, const struct convert_result *r,
+	     struct p2g_error *err)
+{
+	struct sink_ctx *ctx = vctx;
+	char name[PATH_MAX];
+	const char *output = ctx->output;
+	struct stat ost;
+	int fd;
+
+	if (ctx->split) {
+		if (!expand_pattern(ctx->output, r, name, sizeof(name)))
+			return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
+					"output name for pid %d is too long",
+					r->pid);
+		output = name;
+	}
+	if (ctx->stats)
+		print_result_stats(strcmp(output, "-") ? output
+						       : "(standard output)",
+				   r);
+	if (r->perl_strips)
+		message_warning(output, P2G_NO_OFFSET,
+				"every stack has the same second frame; "
+				"google-pprof removes it unless run with "
+				"--no-auto-signal-frm");
+	if (r->collisions)
+		message_warning(output, P2G_NO_OFFSET,
+				"%zu mapped files found no free place and "
+				"overlap others", r->collisions);
+	if (!r->fixup_converged)
+		message_warning(output, P2G_NO_OFFSET,
+				"could not protect every stack from Go "
+				"pprof's frame removal");
+	if (strcmp(output, "-") == 0) {
+		if (cpuprof_write(r->profile, STDOUT_FILENO, err) < 0) {
+			message_error("(standard output)", err);
+			ctx->reported = true;
+			return -1;
+		}
+		ctx->written++;
+		return 0;
+	}
+	/* Never write over the input. */
+	if (ctx->have_identity && stat(output, &ost) == 0 &&
+	    ost.st_dev == ctx->idev && ost.st_ino == ctx->iino) {
+		fprintf(stderr, "%s: %s: output is the input file\n",
+			progname, output);
+		ctx->reported = true;
+		return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET, "reported");
+	}
+	fd = open_tmp(output);
+	if (fd < 0) {
+		ctx->reported = true;
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "reported");
+	}
+	if (cpuprof_write(r->profile, fd, err) < 0) {
+		close(fd);
+		remove_tmp();
+		message_error(output, err);
+		ctx->reported = true;
+		return -1;
+	}
+	if (close(fd) != 0) {
+		fprintf(stderr, "%s: %s: %s\n", progname, output,
+			strerror(errno));
+		remove_tmp();
+		ctx->reported = true;
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "reported");
+	}
+	if (rename(tmp_path, output) != 0) {
+		fprintf(stderr, "%s: %s: cannot rename %s: %s\n", progname,
+			output, tmp_path, strerror(errno));
+		remove_tmp();
+		ctx->reported = true;
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "reported");
+	}
+	tmp_live = 0;
+	if (ctx->split)
+		message_note(output, "pid %d (%s): %" PRIu64 " samples",
+			     r->pid, r->comm, r->samples);
+	else if (r->processes > 1)
+		message_note(input_name, "%zu processes merged into one "
+			     "profile%s (--split writes one per process)",
+			     r->processes,
+			     r->relocated ? ", some mappings relocated" : "");
+	ctx->written++;
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -417,6 +592,11 @@ main(int argc, char **argv)
 		{ "period-us", required_argument, NULL, 'P' },
 		{ "no-fixup", no_argument, NULL, 'F' },
 		{ "byte-order", required_argument, NULL, 'B' },
+		{ "user-only", no_argument, NULL, 'U' },
+		{ "kernel-only", no_argument, NULL, 'K' },
+		{ "split", no_argument, NULL, 'S' },
+		{ "slot-width", required_argument, NULL, 'W' },
+		{ "weight", required_argument, NULL, 'w' },
 		{ "info", no_argument, NULL, 'i' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -428,19 +608,16 @@ main(int argc, char **argv)
 	struct convert_stats st;
 	struct p2g_error err;
 	struct perfdata *pd = NULL;
-	struct profile prof;
+	struct sink_ctx sink;
 	const char *output = NULL;
 	bool info = false, stats = false;
 	int32_t *pids = NULL, *tids = NULL;
-	int c, fd = -1, ret = 2;
+	int c, ret = 2;
 	char *end;
-	struct stat ost;
-	dev_t idev;
-	ino_t iino;
 
 	progname = "perf2gperf";
 	memset(&o, 0, sizeof(o));
-	profile_init(&prof);
+	memset(&sink, 0, sizeof(sink));
 	p2g_error_clear(&err);
 	opterr = 0;	/* our own messages, with our own prefix */
 	while ((c = getopt_long(argc, argv, ":e:p:t:c:isqhV", longopts,
@@ -474,6 +651,35 @@ main(int argc, char **argv)
 			break;
 		case 'F':
 			o.no_fixup = true;
+			break;
+		case 'U':
+			o.user_only = true;
+			break;
+		case 'K':
+			o.kernel_only = true;
+			break;
+		case 'S':
+			o.split = true;
+			break;
+		case 'W':
+			if (strcmp(optarg, "32") == 0)
+				o.slot_bits = 32;
+			else if (strcmp(optarg, "64") == 0)
+				o.slot_bits = 64;
+			else if (strcmp(optarg, "auto") == 0)
+				o.slot_bits = 0;
+			else
+				message_usage("--slot-width: '%s' is not 32, "
+					      "64 or auto", optarg);
+			break;
+		case 'w':
+			if (strcmp(optarg, "samples") == 0)
+				o.weight = CONVERT_WEIGHT_SAMPLES;
+			else if (strcmp(optarg, "period") == 0)
+				o.weight = CONVERT_WEIGHT_PERIOD;
+			else
+				message_usage("--weight: '%s' is not samples "
+					      "or period", optarg);
 			break;
 		case 'B':
 			if (strcmp(optarg, "little") == 0)
@@ -509,6 +715,9 @@ main(int argc, char **argv)
 			message_bad_option(argv[optind - 1], optopt);
 		}
 	}
+	if (o.user_only && o.kernel_only)
+		message_usage("--user-only and --kernel-only exclude each "
+			      "other");
 	if (info) {
 		if (argc - optind != 1)
 			message_usage("--info takes exactly one INPUT");
@@ -534,36 +743,32 @@ main(int argc, char **argv)
 		goto out;
 	}
 
-	/* Never write over the input. */
-	if (strcmp(output, "-") != 0 && stat(output, &ost) == 0 &&
-	    input_identity(pd->in, &idev, &iino) && ost.st_dev == idev &&
-	    ost.st_ino == iino) {
-		fprintf(stderr, "%s: %s: output is the input file\n", progname,
-			output);
-		ret = 2;
-		goto out;
-	}
+	if (o.split && (strcmp(output, "-") == 0 || strstr(output, "%p") == NULL))
+		message_usage("with --split, OUTPUT must be a file name "
+			      "pattern with %%p (the pid) in it");
+	sink.output = output;
+	sink.split = o.split;
+	sink.stats = stats;
+	sink.have_identity = input_identity(pd->in, &sink.idev, &sink.iino);
 
 	o.progress = on_progress;
-	if (convert_run(pd, &o, &prof, &st, &err) < 0) {
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	if (convert_run(pd, &o, write_result, &sink, &st, &err) < 0) {
 		if (isatty(STDERR_FILENO) && !message_quiet)
 			fputc('\n', stderr);
-		message_error(err.offset == P2G_NO_OFFSET ? input_name
-							  : data_name(),
-			      &err);
-		ret = p2g_exit_status(err.status);
+		if (!sink.reported)
+			message_error(err.offset == P2G_NO_OFFSET ? input_name
+								  : data_name(),
+				      &err);
+		ret = sink.reported ? 2 : p2g_exit_status(err.status);
 		goto out;
 	}
 	if (st.nr_sampling_events > 1 && o.event == NULL)
 		message_note(input_name, "%zu sampling events; converting %s "
 			     "(choose with --event)", st.nr_sampling_events,
 			     st.event->name);
-	if (st.processes > 1)
-		message_note(input_name, "%zu processes have samples; "
-			     "writing pid %d (%s) with %" PRIu64 " of %" PRIu64
-			     " samples (choose with --pid or --comm)",
-			     st.processes, st.pid, st.comm, st.samples_used,
-			     st.samples_used + st.samples_other_process);
 	if (st.dwarf_recording && !st.dwarf_unwound)
 		message_warning(input_name, P2G_NO_OFFSET,
 				"recorded with --call-graph dwarf, which this "
@@ -575,58 +780,11 @@ main(int argc, char **argv)
 				" that is not time; the profile says 1 us per "
 				"sample (set it with --period-us)",
 				st.event->name, st.event->sample_period);
-	if (!st.fixup_converged)
-		message_warning(input_name, P2G_NO_OFFSET,
-				"could not protect every stack from Go "
-				"pprof's frame removal");
-	if (st.perl_strips)
-		message_warning(input_name, P2G_NO_OFFSET,
-				"every stack has the same second frame; "
-				"google-pprof removes it unless run with "
-				"--no-auto-signal-frm");
-
-	if (strcmp(output, "-") == 0) {
-		if (cpuprof_write(&prof, STDOUT_FILENO, &err) < 0) {
-			message_error("(standard output)", &err);
-			ret = 2;
-			goto out;
-		}
-	} else {
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		signal(SIGHUP, on_signal);
-		fd = open_tmp(output);
-		if (fd < 0) {
-			ret = 2;
-			goto out;
-		}
-		if (cpuprof_write(&prof, fd, &err) < 0) {
-			message_error(output, &err);
-			ret = p2g_exit_status(err.status);
-			goto out;
-		}
-		if (close(fd) != 0) {
-			fd = -1;
-			fprintf(stderr, "%s: %s: %s\n", progname, output,
-				strerror(errno));
-			goto out;
-		}
-		fd = -1;
-		if (rename(tmp_path, output) != 0) {
-			fprintf(stderr, "%s: %s: cannot rename %s: %s\n",
-				progname, output, tmp_path, strerror(errno));
-			goto out;
-		}
-		tmp_live = 0;
-	}
 	if (stats)
 		print_stats(&st);
 	ret = 0;
 out:
-	if (fd >= 0)
-		close(fd);
 	remove_tmp();
-	profile_release(&prof);
 	perfdata_close(pd);
 	free(pids);
 	free(tids);

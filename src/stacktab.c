@@ -23,9 +23,9 @@ mix(uint64_t h, uint64_t v)
 }
 
 static uint64_t
-stack_hash(uint32_t ev, uint32_t pid, const uint64_t *pcs, uint32_t n)
+stack_hash(uint32_t ev, uint32_t space, const uint64_t *pcs, uint32_t n)
 {
-	uint64_t h = mix((uint64_t)pid << 32 | n,
+	uint64_t h = mix((uint64_t)space << 32 | n,
 			 0x2545f4914f6cdd1dULL + ev);
 	uint32_t i;
 
@@ -73,10 +73,10 @@ grow_slots(struct stacktab *t)
 }
 
 int
-stacktab_add(struct stacktab *t, uint32_t ev, uint32_t pid,
+stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 	     const uint64_t *pcs, uint32_t n, uint64_t count, uint64_t period)
 {
-	uint64_t h = stack_hash(ev, pid, pcs, n);
+	uint64_t h = stack_hash(ev, space, pcs, n);
 	struct stack_entry *e;
 	size_t j;
 
@@ -85,7 +85,7 @@ stacktab_add(struct stacktab *t, uint32_t ev, uint32_t pid,
 	j = (size_t)h & (t->nslots - 1);
 	while (t->slots[j] != 0) {
 		e = &t->entries[t->slots[j] - 1];
-		if (e->hash == h && e->pid == pid && e->ev == ev && e->n == n &&
+		if (e->hash == h && e->space == space && e->ev == ev && e->n == n &&
 		    memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0) {
 			e->count += count;
 			e->period += period;
@@ -126,7 +126,7 @@ stacktab_add(struct stacktab *t, uint32_t ev, uint32_t pid,
 	e->count = count;
 	e->period = period;
 	e->off = t->pool_len;
-	e->pid = pid;
+	e->space = space;
 	e->ev = ev;
 	e->n = n;
 	t->pool_len += n;

@@ -15,7 +15,7 @@ struct stack_entry {
 	uint64_t count;		/* samples */
 	uint64_t period;	/* sum of their periods */
 	size_t off;		/* index of the first PC in the pool */
-	uint32_t pid;
+	uint32_t space;		/* the address space (addrspace.h) */
 	uint32_t ev;		/* index of the event */
 	uint32_t n;		/* number of PCs, leaf first */
 };
@@ -36,8 +36,8 @@ void stacktab_init(struct stacktab *t);
 void stacktab_release(struct stacktab *t);
 
 /* Add COUNT samples with total PERIOD of stack PCS[0..N) (leaf first) of
- * event EV in process PID.  Returns 0, or -1 when out of memory. */
-int stacktab_add(struct stacktab *t, uint32_t ev, uint32_t pid,
+ * event EV in address space SPACE.  Returns 0, or -1 when out of memory. */
+int stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 		 const uint64_t *pcs, uint32_t n, uint64_t count,
 		 uint64_t period);
 

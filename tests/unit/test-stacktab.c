@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the stack table: identical (pid, stack) pairs are summed,
- * anything that differs in pid, depth or one frame is kept apart, and the
+ * Unit tests of the stack table: identical (space, stack) pairs are summed,
+ * anything that differs in space, depth or one frame is kept apart, and the
  * table survives many rehashes with every count intact.
  */
 #include "config.h"
@@ -22,7 +22,7 @@ main(void)
 	stacktab_init(&t);
 	CHECK(stacktab_add(&t, 0, 1, a, 3, 1, 10) == 0);
 	CHECK(stacktab_add(&t, 0, 1, a, 3, 2, 20) == 0);
-	CHECK(stacktab_add(&t, 0, 2, a, 3, 1, 10) == 0);	/* other pid */
+	CHECK(stacktab_add(&t, 0, 2, a, 3, 1, 10) == 0);	/* other space */
 	CHECK(stacktab_add(&t, 1, 1, a, 3, 1, 10) == 0);	/* other event */
 	CHECK(stacktab_add(&t, 0, 1, a, 2, 1, 10) == 0);	/* prefix */
 	CHECK(stacktab_add(&t, 0, 1, b, 3, 1, 10) == 0);	/* one frame */

@@ -1,0 +1,675 @@
+/* SPDX-License-Identifier: MIT */
+/* The address space of the profile: see layout.h. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout.h"
+
+#define PROT_READ_ 1
+#define PROT_WRITE_ 2
+
+/* Relocated places go from here up, each at a multiple of the step. */
+#define RELOC_BASE64 0x100000000000ULL
+#define RELOC_STEP64 (1ULL << 30)
+#define RELOC_BASE32 0x40000000ULL
+#define RELOC_STEP32 (1ULL << 24)
+
+struct segment {
+	uint64_t pgoff, len;
+	const struct mapping *m;	/* for dev, inode and prot */
+};
+
+struct place {
+	char *key;
+	const struct mapping *m;	/* a mapping of it: path */
+	uint8_t build_id_size;
+	const uint8_t *build_id;
+	uint64_t lo, hi;		/* file offsets it covers */
+	uint64_t pref;			/* native base: start - pgoff */
+	uint64_t base;
+	uint64_t samples;
+	struct segment *segs;
+	size_t nsegs, cap_segs;
+	bool relocated;
+};
+
+struct lay {
+	struct addrspace *as;
+	const struct layout_opts *o;
+	struct place *places;
+	size_t nplaces, cap_places;
+	uint32_t *slots;		/* key hash -> place index + 1 */
+	size_t nslots;
+	uint32_t *map_place;		/* mapping index -> place + 1 */
+};
+
+static uint64_t
+hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* Anonymous memory, JIT code and the kernel's special mappings: these
+ * belong to their process, whatever their name. */
+static bool
+is_anon(const char *path)
+{
+	return path[0] == '\0' || path[0] == '[' ||
+	       strncmp(path, "//anon", 6) == 0 ||
+	       strncmp(path, "/anon_hugepage", 14) == 0 ||
+	       strncmp(path, "/memfd:", 7) == 0 ||
+	       strncmp(path, "/tmp/perf-", 10) == 0;
+}
+
+/* The build id of M: its own (MMAP2), else the file's in the header. */
+static void
+build_id_of(const struct lay *l, const struct mapping *m, uint8_t *size,
+	    const uint8_t **id)
+{
+	const struct perf_header_info *hi = l->o->info;
+	size_t i;
+
+	*size = 0;
+	*id = NULL;
+	if (m->build_id_size > 0) {
+		*size = m->build_id_size;
+		*id = m->build_id;
+		return;
+	}
+	if (hi == NULL)
+		return;
+	for (i = 0; i < hi->nr_build_ids; i++)
+		if (hi->build_ids[i].size > 0 &&
+		    strcmp(hi->build_ids[i].filename, m->path) == 0) {
+			*size = hi->build_ids[i].size;
+			*id = hi->build_ids[i].id;
+			return;
+		}
+}
+
+static int
+grow_slots(struct lay *l)
+{
+	size_t n = l->nslots ? l->nslots * 2 : 256, i, j;
+	uint32_t *s = calloc(n, sizeof(*s));
+
+	if (s == NULL)
+		return -1;
+	for (i = 0; i < l->nplaces; i++) {
+		j = (size_t)hash_str(l->places[i].key) & (n - 1);
+		while (s[j] != 0)
+			j = (j + 1) & (n - 1);
+		s[j] = (uint32_t)(i + 1);
+	}
+	free(l->slots);
+	l->slots = s;
+	l->nslots = n;
+	return 0;
+}
+
+/* The place of mapping M seen in space SID, created if new; NULL when
+ * out of memory. */
+static struct place *
+place_of(struct lay *l, const struct mapping *m, uint32_t sid)
+{
+	size_t mi = (size_t)(m - l->as->maps);
+	uint8_t bsize;
+	const uint8_t *bid;
+	char *key;
+	size_t klen, j, k;
+	struct place *p;
+	bool anon = is_anon(m->path);
+
+	if (!anon && l->map_place[mi] != 0)
+		return &l->places[l->map_place[mi] - 1];
+	build_id_of(l, m, &bsize, &bid);
+	klen = strlen(m->path) + 2 * 20 + 40;
+	key = malloc(klen);
+	if (key == NULL)
+		return NULL;
+	if (anon) {
+		snprintf(key, klen, "A%d:%llx:", l->as->spaces[sid].pid,
+			 (unsigned long long)(m->start - m->pgoff));
+	} else {
+		key[0] = 'F';
+		for (k = 0; k < bsize; k++)
+			snprintf(key + 1 + 2 * k, 3, "%02x", bid[k]);
+		key[1 + 2 * bsize] = ':';
+		key[2 + 2 * bsize] = '\0';
+		/* One process: the file where it was mapped, so each of the
+		 * process's address spaces keeps its own addresses. */
+		if (l->o->per_space)
+			snprintf(key + 2 + 2 * bsize, klen - 2 - 2 * bsize,
+				 "%llx:",
+				 (unsigned long long)(m->start - m->pgoff));
+	}
+	strcat(key, m->path);
+	if ((l->nplaces + 1) * 2 > l->nslots && grow_slots(l) < 0)
+		goto nomem;
+	j = (size_t)hash_str(key) & (l->nslots - 1);
+	while (l->slots[j] != 0) {
+		p = &l->places[l->slots[j] - 1];
+		if (strcmp(p->key, key) == 0) {
+			free(key);
+			if (!anon)
+				l->map_place[mi] = l->slots[j];
+			return p;
+		}
+		j = (j + 1) & (l->nslots - 1);
+	}
+	if (l->nplaces == l->cap_places) {
+		size_t nc = l->cap_places ? l->cap_places * 2 : 64;
+		struct place *np = realloc(l->places, nc * sizeof(*np));
+
+		if (np == NULL)
+			goto nomem;
+		l->places = np;
+		l->cap_places = nc;
+	}
+	p = &l->places[l->nplaces];
+	memset(p, 0, sizeof(*p));
+	p->key = key;
+	p->m = m;
+	p->build_id_size = bsize;
+	p->build_id = bid;
+	p->pref = m->start - m->pgoff;
+	p->lo = UINT64_MAX;
+	l->slots[j] = (uint32_t)(++l->nplaces);
+	if (!anon)
+		l->map_place[mi] = (uint32_t)l->nplaces;
+	return p;
+nomem:
+	free(key);
+	return NULL;
+}
+
+/* Record that place P holds mapping M (one segment of its file). */
+static int
+add_segment(struct place *p, const struct mapping *m)
+{
+	uint64_t len = m->end - m->start;
+	size_t i;
+
+	for (i = 0; i < p->nsegs; i++)
+		if (p->segs[i].pgoff == m->pgoff) {
+			if (len > p->segs[i].len)
+				p->segs[i].len = len;
+			goto extent;
+		}
+	if (p->nsegs == p->cap_segs) {
+		size_t nc = p->cap_segs ? p->cap_segs * 2 : 4;
+		struct segment *ns = realloc(p->segs, nc * sizeof(*ns));
+
+		if (ns == NULL)
+			return -1;
+		p->segs = ns;
+		p->cap_segs = nc;
+	}
+	p->segs[p->nsegs].pgoff = m->pgoff;
+	p->segs[p->nsegs].len = len;
+	p->segs[p->nsegs].m = m;
+	p->nsegs++;
+extent:
+	if (m->pgoff < p->lo)
+		p->lo = m->pgoff;
+	if (m->pgoff + len > p->hi)
+		p->hi = m->pgoff + len;
+	return 0;
+}
+
+/* ---- choosing the bases ------------------------------------------------ */
+
+struct range {
+	uint64_t lo, hi;
+};
+
+static const struct range *
+overlapping(const struct range *r, size_t n, uint64_t lo, uint64_t hi)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (lo < r[i].hi && r[i].lo < hi)
+			return &r[i];
+	return NULL;
+}
+
+static int
+cmp_place_samples(const void *a, const void *b)
+{
+	const struct place *x = *(const struct place *const *)a;
+	const struct place *y = *(const struct place *const *)b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->pref < y->pref ? -1 : x->pref > y->pref;
+}
+
+static size_t
+nsegs_total(const struct lay *l)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->nplaces; i++)
+		n += l->places[i].nsegs;
+	return n;
+}
+
+static int
+assign_bases(struct lay *l, struct layout_stats *st, struct p2g_error *err)
+{
+	struct place **order;
+	struct range *used, *used2;
+	size_t i, n = 0, nused = 0;
+	uint64_t limit = l->o->slot_bytes == 4 ? (1ULL << 32) : UINT64_MAX;
+	uint64_t rbase = l->o->slot_bytes == 4 ? RELOC_BASE32 : RELOC_BASE64;
+	uint64_t rstep = l->o->slot_bytes == 4 ? RELOC_STEP32 : RELOC_STEP64;
+	int ret = 0;
+
+	order = malloc((l->nplaces + 1) * sizeof(*order));
+	used = malloc((l->nplaces + 1) * sizeof(*used));
+	if (order == NULL || used == NULL) {
+		ret = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		goto out;
+	}
+	if (l->as->have_kernel) {
+		used[nused].lo = l->as->kernel.start;
+		used[nused].hi = l->as->kernel.end;
+		nused++;
+	}
+	for (i = 0; i < l->nplaces; i++)
+		order[n++] = &l->places[i];
+	qsort(order, n, sizeof(*order), cmp_place_samples);
+	/* Native addresses first, most samples first (a place fits when
+	 * each of its segments does: other mappings may sit in the gaps
+	 * between them)... */
+	used2 = realloc(used, (nsegs_total(l) + 2) * sizeof(*used));
+	if (used2 == NULL) {
+		ret = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		goto out;
+	}
+	used = used2;
+	for (i = 0; i < n; i++) {
+		struct place *p = order[i];
+		size_t k;
+		bool fits = true;
+
+		for (k = 0; k < p->nsegs && fits; k++) {
+			uint64_t lo = p->pref + p->segs[k].pgoff;
+			uint64_t hi = lo + p->segs[k].len;
+
+			fits = hi >= lo && hi <= limit &&
+			       overlapping(used, nused, lo, hi) == NULL;
+		}
+		if (!fits) {
+			p->relocated = true;
+			continue;
+		}
+		p->base = p->pref;
+		for (k = 0; k < p->nsegs; k++) {
+			used[nused].lo = p->pref + p->segs[k].pgoff;
+			used[nused].hi = used[nused].lo + p->segs[k].len;
+			nused++;
+		}
+	}
+	/* ...then the places that collided, where there is room. */
+	for (i = 0; i < n; i++) {
+		struct place *p = order[i];
+		uint64_t cand = rbase, size = p->hi - p->lo;
+
+		if (!p->relocated)
+			continue;
+		/* Past each range in the way, to the next step. */
+		for (;;) {
+			const struct range *r = NULL;
+
+			if (cand + size < cand || cand + size > limit)
+				break;
+			r = overlapping(used, nused, cand, cand + size);
+			if (r == NULL)
+				break;
+			cand = (r->hi + rstep - 1) / rstep * rstep;
+			if (cand < r->hi)
+				cand = UINT64_MAX;	/* overflow: no room */
+		}
+		if (cand + size < cand || cand + size > limit) {
+			/* Nowhere to go: keep its own addresses, where pprof
+			 * may take some frames for another place's. */
+			p->base = p->pref;
+			p->relocated = false;
+			st->collisions++;
+			continue;
+		}
+		p->base = cand - p->lo;
+		used[nused].lo = cand;
+		used[nused].hi = cand + size;
+		nused++;
+		st->relocated++;
+	}
+out:
+	free(order);
+	free(used);
+	return ret;
+}
+
+/* ---- the maps text ------------------------------------------------------ */
+
+/* The path as the kernel prints it in /proc/PID/maps: a newline, which a
+ * file name may hold, becomes "\012" so that the line stays one line. */
+static size_t
+escaped_path(const char *path, char *out)
+{
+	size_t n = 0;
+
+	for (; *path != '\0'; path++) {
+		if (*path == '\n') {
+			if (out)
+				memcpy(out + n, "\\012", 4);
+			n += 4;
+		} else {
+			if (out)
+				out[n] = *path;
+			n++;
+		}
+	}
+	if (out)
+		out[n] = '\0';
+	return n;
+}
+
+static int
+append(char **buf, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+append(char **buf, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *nb;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	nb = realloc(*buf, *len + (size_t)n + 1);
+	if (nb == NULL)
+		return -1;
+	*buf = nb;
+	va_start(ap, fmt);
+	vsnprintf(nb + *len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	*len += (size_t)n;
+	return 0;
+}
+
+/*
+ * One mapping: with a build id, first the form Go pprof takes it from
+ * ("start-end perms path (@offset) buildid", which google-pprof skips),
+ * then always the /proc/PID/maps line, which both read (Go pprof uses
+ * the first line that covers an address).
+ */
+static int
+append_mapping(char **buf, size_t *len, uint64_t start, uint64_t end,
+	       uint64_t off, const struct mapping *m, const char *name,
+	       uint8_t bsize, const uint8_t *bid)
+{
+	char perms[5], hex[41], *path;
+	size_t k;
+	int ret = 0;
+
+	perms[0] = (m->prot & PROT_READ_) ? 'r' : '-';
+	perms[1] = (m->prot & PROT_WRITE_) ? 'w' : '-';
+	perms[2] = 'x';
+	/* Always 'p': Go pprof's maps pattern has no 's' and would drop the
+	 * path of a shared executable mapping. */
+	perms[3] = 'p';
+	perms[4] = '\0';
+	path = malloc(escaped_path(name, NULL) + 1);
+	if (path == NULL)
+		return -1;
+	escaped_path(name, path);
+	/* Go pprof's brief form cuts the path at a space: then only the
+	 * full line. */
+	if (bsize > 0 && strchr(path, ' ') == NULL) {
+		for (k = 0; k < bsize; k++)
+			snprintf(hex + 2 * k, 3, "%02x", bid[k]);
+		ret = append(buf, len, "%08llx-%08llx %s %s (@%llx) %s\n",
+			     (unsigned long long)start,
+			     (unsigned long long)end, perms, path,
+			     (unsigned long long)off, hex);
+	}
+	if (ret == 0)
+		ret = append(buf, len, "%08llx-%08llx %s %08llx %02x:%02x %llu "
+			     "%s\n", (unsigned long long)start,
+			     (unsigned long long)end, perms,
+			     (unsigned long long)off, m->maj, m->min,
+			     (unsigned long long)m->ino, path);
+	free(path);
+	return ret;
+}
+
+static int
+cmp_seg(const void *a, const void *b)
+{
+	const struct segment *x = a, *y = b;
+
+	return x->pgoff < y->pgoff ? -1 : x->pgoff > y->pgoff;
+}
+
+static int
+cmp_place_base(const void *a, const void *b)
+{
+	const struct place *x = *(const struct place *const *)a;
+	const struct place *y = *(const struct place *const *)b;
+	uint64_t xa = x->base + x->lo, ya = y->base + y->lo;
+
+	return xa < ya ? -1 : xa > ya;
+}
+
+static int
+maps_text(struct lay *l, bool with_kernel, struct profile *out)
+{
+	struct place **order;
+	size_t i, k;
+	int ret = 0;
+
+	order = malloc((l->nplaces + 1) * sizeof(*order));
+	if (order == NULL)
+		return -1;
+	for (i = 0; i < l->nplaces; i++)
+		order[i] = &l->places[i];
+	qsort(order, l->nplaces, sizeof(*order), cmp_place_base);
+	for (i = 0; i < l->nplaces && ret == 0; i++) {
+		struct place *p = order[i];
+
+		qsort(p->segs, p->nsegs, sizeof(*p->segs), cmp_seg);
+		for (k = 0; k < p->nsegs && ret == 0; k++) {
+			const struct segment *s = &p->segs[k];
+
+			ret = append_mapping(&out->maps, &out->maps_len,
+					     p->base + s->pgoff,
+					     p->base + s->pgoff + s->len,
+					     s->pgoff, s->m, s->m->path,
+					     p->build_id_size, p->build_id);
+		}
+	}
+	if (ret == 0 && with_kernel && l->as->have_kernel) {
+		const struct mapping *km = &l->as->kernel;
+		uint8_t bsize;
+		const uint8_t *bid;
+
+		build_id_of(l, km, &bsize, &bid);
+		ret = append_mapping(&out->maps, &out->maps_len, km->start,
+				     km->end, km->pgoff, km,
+				     l->o->kernel_path ? l->o->kernel_path
+						       : km->path,
+				     bsize, bid);
+	}
+	free(order);
+	return ret;
+}
+
+/* ---- translating the stacks -------------------------------------------- */
+
+static int
+cmp_entry_order(const void *a, const void *b)
+{
+	const struct stack_entry *x = *(const struct stack_entry *const *)a;
+	const struct stack_entry *y = *(const struct stack_entry *const *)b;
+
+	/* Most samples first, then first seen, for a stable output. */
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+int
+layout_build(struct addrspace *as, const struct stacktab *tab,
+	     const struct stack_entry *const *e, size_t n,
+	     const struct layout_opts *o, struct profile *out,
+	     struct layout_stats *st, struct p2g_error *err)
+{
+	struct lay l;
+	struct stacktab merged;
+	const struct stack_entry **order = NULL;
+	uint64_t *pcs = NULL;
+	size_t cap = 0, i, k;
+	bool *seen = NULL;
+	int ret = -1;
+
+	memset(&l, 0, sizeof(l));
+	memset(st, 0, sizeof(*st));
+	stacktab_init(&merged);
+	l.as = as;
+	l.o = o;
+	l.map_place = calloc(as->nmaps + 1, sizeof(*l.map_place));
+	seen = calloc(as->nspaces + 1, sizeof(*seen));
+	if (l.map_place == NULL || seen == NULL)
+		goto nomem;
+
+	/* Every executable mapping of the spaces written, and the places
+	 * their frames fall in, with their samples. */
+	for (i = 0; i < n; i++) {
+		uint32_t sid = e[i]->space;
+		const uint64_t *v = stacktab_pcs(tab, e[i]);
+
+		if (!seen[sid]) {
+			const struct space *sp = &as->spaces[sid];
+
+			seen[sid] = true;
+			for (k = 0; k < sp->n; k++) {
+				const struct mapping *m =
+					&as->maps[sp->maps[k]];
+				struct place *p;
+
+				if (!m->exec)
+					continue;
+				p = place_of(&l, m, sid);
+				if (p == NULL || add_segment(p, m) < 0)
+					goto nomem;
+			}
+		}
+		for (k = 0; k < e[i]->n; k++) {
+			const struct mapping *m;
+			struct place *p;
+
+			if (addrspace_is_kernel(as, v[k])) {
+				st->with_kernel = true;
+				continue;
+			}
+			m = addrspace_resolve(as, sid, v[k]);
+			if (m == NULL) {
+				st->unmapped += e[i]->count;
+				continue;
+			}
+			p = place_of(&l, m, sid);
+			if (p == NULL || add_segment(p, m) < 0)
+				goto nomem;
+			p->samples += e[i]->count;
+		}
+	}
+	st->places = l.nplaces;
+	if (assign_bases(&l, st, err) < 0)
+		goto out;
+
+	/* The stacks at their new addresses, identical ones summed. */
+	for (i = 0; i < n; i++) {
+		uint32_t sid = e[i]->space;
+		const uint64_t *v = stacktab_pcs(tab, e[i]);
+
+		if (e[i]->n > cap) {
+			uint64_t *np = realloc(pcs, e[i]->n * sizeof(*np));
+
+			if (np == NULL)
+				goto nomem;
+			pcs = np;
+			cap = e[i]->n;
+		}
+		for (k = 0; k < e[i]->n; k++) {
+			const struct mapping *m = NULL;
+
+			pcs[k] = v[k];
+			if (!addrspace_is_kernel(as, v[k]))
+				m = addrspace_resolve(as, sid, v[k]);
+			if (m != NULL) {
+				struct place *p = place_of(&l, m, sid);
+
+				if (p == NULL)
+					goto nomem;
+				pcs[k] = p->base + (v[k] - m->start + m->pgoff);
+			}
+		}
+		if (stacktab_add(&merged, 0, 0, pcs, e[i]->n, e[i]->count,
+				 e[i]->period) < 0)
+			goto nomem;
+	}
+	if (o->period_unit != 0) {
+		/* Each stack counts its periods in whole units, rounded to
+		 * the nearest, and at least 1. */
+		for (i = 0; i < merged.nr; i++) {
+			uint64_t p = merged.entries[i].period, u = o->period_unit;
+			uint64_t c = p / u + (p % u >= u - p % u ? 1 : 0);
+
+			merged.entries[i].count = c ? c : 1;
+		}
+	}
+	order = malloc((merged.nr + 1) * sizeof(*order));
+	if (order == NULL)
+		goto nomem;
+	for (i = 0; i < merged.nr; i++)
+		order[i] = &merged.entries[i];
+	qsort(order, merged.nr, sizeof(*order), cmp_entry_order);
+	for (i = 0; i < merged.nr; i++)
+		if (profile_add(out, order[i]->count,
+				stacktab_pcs(&merged, order[i]),
+				order[i]->n) < 0)
+			goto nomem;
+	if (maps_text(&l, st->with_kernel, out) < 0)
+		goto nomem;
+	ret = 0;
+	goto out;
+nomem:
+	p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+out:
+	for (i = 0; i < l.nplaces; i++) {
+		free(l.places[i].key);
+		free(l.places[i].segs);
+	}
+	free(l.places);
+	free(l.slots);
+	free(l.map_place);
+	free(seen);
+	free(order);
+	free(pcs);
+	stacktab_release(&merged);
+	return ret;
+}
