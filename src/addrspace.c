@@ -276,6 +276,11 @@ addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m)
 		 * address of _stext as pgoff: the text starts there. */
 		if (m->start < m->pgoff && m->pgoff < m->end)
 			as->kernel.start = m->pgoff;
+		/* ...and to the end of a 64-bit address space, also for a
+		 * 32-bit kernel. */
+		if (as->kernel.start < (1ULL << 32) &&
+		    as->kernel.end > (1ULL << 32))
+			as->kernel.end = 1ULL << 32;
 		as->kernel.path = strdup("[kernel.kallsyms]");
 		if (as->kernel.path == NULL)
 			return -1;

@@ -11,6 +11,7 @@
 #include "cursor.h"
 #include "fixup.h"
 #include "layout.h"
+#include "order.h"
 #include "perf_abi.h"
 #include "sample.h"
 
@@ -350,22 +351,54 @@ nomem:
 }
 
 static int
+dispatch(void *ctx, const struct perf_record *rec, struct p2g_error *err)
+{
+	return on_record(ctx, rec, err);
+}
+
+/* Records held back to be put in time order: at most this many bytes. */
+#define ORDER_MAX_BYTES (64u << 20)
+
+/*
+ * Read every record, handing them to on_record() in time order (order.h);
+ * records without a time go at once, as perf delivers them.
+ */
+static int
 read_all(struct conv *cv, struct p2g_error *err)
 {
+	struct perfdata *pd = cv->pd;
 	struct perf_record rec;
-	uint64_t next_progress = PROGRESS_STEP;
+	struct order q;
+	uint64_t next_progress = PROGRESS_STEP, t;
 	int r;
 
-	while ((r = perfdata_next(cv->pd, &rec, err)) > 0) {
-		if (on_record(cv, &rec, err) < 0)
-			return -1;
+	order_init(&q, ORDER_MAX_BYTES);
+	while ((r = perfdata_next(pd, &rec, err)) > 0) {
+		if (rec.type == PERF_RECORD_FINISHED_ROUND) {
+			/* The files of a perf.data directory are read one
+			 * after the other: their rounds do not line up. */
+			if (pd->dir == NULL &&
+			    order_round(&q, pd, dispatch, cv, err) < 0)
+				goto fail;
+		} else if (order_record_time(pd, &rec, &t)) {
+			if (order_push(&q, pd, &rec, t, dispatch, cv, err) < 0)
+				goto fail;
+		} else if (on_record(cv, &rec, err) < 0) {
+			goto fail;
+		}
 		if (cv->o && cv->o->progress && rec.offset >= next_progress) {
 			cv->o->progress(cv->o->progress_ctx, rec.offset,
-					input_size(cv->pd->in));
+					input_size(pd->in));
 			next_progress = rec.offset + PROGRESS_STEP;
 		}
 	}
+	if (r == 0 && order_flush(&q, pd, dispatch, cv, err) < 0)
+		r = -1;
+	order_release(&q);
 	return r;
+fail:
+	order_release(&q);
+	return -1;
 }
 
 /*

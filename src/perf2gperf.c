@@ -762,7 +762,7 @@ main(int argc, char **argv)
 			message_error(err.offset == P2G_NO_OFFSET ? input_name
 								  : data_name(),
 				      &err);
-		ret = sink.reported ? 2 : p2g_exit_status(err.status);
+		ret = p2g_exit_status(err.status);
 		goto out;
 	}
 	if (st.nr_sampling_events > 1 && o.event == NULL)
