@@ -57,7 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pd = perfdata_open(path, ignore, NULL, &err);
 	if (pd == NULL)
 		return 0;
-	(void)convert_run(pd, &o, sink, NULL, &st, &err);
+	(void)convert_run(&pd, 1, &o, sink, NULL, &st, &err);
 	perfdata_close(pd);
 	return 0;
 }

@@ -24,7 +24,9 @@
 #define PROGRESS_STEP (64u << 20)
 
 struct conv {
-	struct perfdata *pd;
+	struct perfdata *pd;	/* the input being read */
+	struct perfdata *first;	/* the first input: events, build ids */
+	unsigned input;		/* index of pd among the inputs */
 	const struct convert_opts *o;
 	struct convert_stats *st;
 	struct addrspace as;
@@ -48,6 +50,41 @@ in_list(const int32_t *v, size_t n, int32_t x)
 		if (v[i] == x)
 			return true;
 	return false;
+}
+
+/*
+ * With several inputs, the processes of input N (from 0) are kept apart
+ * by putting N above the 22 bits a Linux pid has; -1 (the kernel) stays.
+ */
+#define PID_BITS 22
+
+static int32_t
+ns(const struct conv *cv, int32_t pid)
+{
+	if (cv->input == 0 || pid < 0)
+		return pid;
+	return (int32_t)((uint32_t)pid | (uint32_t)cv->input << PID_BITS);
+}
+
+static int32_t
+real_pid(int32_t pid)
+{
+	return pid < 0 ? pid : pid & ((1 << PID_BITS) - 1);
+}
+
+/* The event of the first input that attr A of the current input counts
+ * for: the one with the same name; NULL if there is none. */
+static struct perf_attr *
+map_attr(struct conv *cv, struct perf_attr *a)
+{
+	size_t i;
+
+	if (cv->pd == cv->first)
+		return a;
+	for (i = 0; i < cv->first->nr_attrs; i++)
+		if (strcmp(cv->first->attrs[i].name, a->name) == 0)
+			return &cv->first->attrs[i];
+	return NULL;
 }
 
 static int
@@ -104,9 +141,11 @@ deliveries(struct conv *cv, const struct perf_record *rec,
 		cv->deliv_cap = 1;
 	}
 	if (!(a->sample_type & PERF_SAMPLE_READ)) {
-		cv->deliv[0].attr = rec->attr;
+		cv->deliv[0].attr = map_attr(cv, rec->attr);
 		cv->deliv[0].period = s->period;
-		cv->ndeliv = 1;
+		cv->ndeliv = cv->deliv[0].attr != NULL;
+		if (cv->ndeliv == 0)
+			cv->st->other_events++;
 		return 0;
 	}
 	if (s->read_nr > cv->deliv_cap) {
@@ -138,8 +177,15 @@ deliveries(struct conv *cv, const struct perf_record *rec,
 			cv->st->read_unchanged++;
 			continue;
 		}
-		if (to != a && to->sample_period == 0)
-			to->sampled_by = (int32_t)(a - cv->pd->attrs);
+		if (to != a && to->sample_period == 0 && map_attr(cv, to) &&
+		    map_attr(cv, rec->attr))
+			map_attr(cv, to)->sampled_by = (int32_t)(
+				map_attr(cv, rec->attr) - cv->first->attrs);
+		to = map_attr(cv, to);
+		if (to == NULL) {
+			cv->st->other_events++;
+			continue;
+		}
 		cv->deliv[cv->ndeliv].attr = to;
 		cv->deliv[cv->ndeliv].period = delta;
 		cv->ndeliv++;
@@ -175,8 +221,8 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		return 0;
 	if ((o->npids && !in_list(o->pids, o->npids, (int32_t)s.pid)) ||
 	    (o->ntids && !in_list(o->tids, o->ntids, (int32_t)s.tid)) ||
-	    (o->comm && strcmp(addrspace_comm_of(&cv->as, (int32_t)s.pid,
-						 (int32_t)s.tid),
+	    (o->comm && strcmp(addrspace_comm_of(&cv->as, ns(cv, (int32_t)s.pid),
+						 ns(cv, (int32_t)s.tid)),
 			       o->comm) != 0)) {
 		st->samples_filtered++;
 		return 0;
@@ -211,12 +257,12 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	}
 	if (n > UINT32_MAX)
 		n = UINT32_MAX;
-	sid = addrspace_sample_space(&cv->as, (int32_t)s.pid);
+	sid = addrspace_sample_space(&cv->as, ns(cv, (int32_t)s.pid));
 	if (sid == UINT32_MAX)
 		goto nomem;
 	for (k = 0; k < cv->ndeliv; k++)
 		if (stacktab_add(&cv->tab,
-				 (uint32_t)(cv->deliv[k].attr - cv->pd->attrs),
+				 (uint32_t)(cv->deliv[k].attr - cv->first->attrs),
 				 sid, cv->frames, (uint32_t)n, 1,
 				 cv->deliv[k].period) < 0)
 			goto nomem;
@@ -293,7 +339,7 @@ on_mmap(struct conv *cv, const struct perf_record *rec,
 	memcpy(path, name, namelen);
 	path[namelen] = '\0';
 	m.path = path;
-	ret = addrspace_mmap(&cv->as, pid, &m);
+	ret = addrspace_mmap(&cv->as, ns(cv, pid), &m);
 	free(path);
 	if (ret < 0)
 		return p2g_fail(err, P2G_NOMEM, rec->offset, "out of memory");
@@ -324,7 +370,7 @@ on_record(struct conv *cv, const struct perf_record *rec,
 		if (!cursor_ok(&c))
 			break;
 		n = strnlen((const char *)c.base + c.pos, cursor_left(&c));
-		if (addrspace_comm(&cv->as, pid, tid,
+		if (addrspace_comm(&cv->as, ns(cv, pid), ns(cv, tid),
 				   (const char *)c.base + c.pos, n,
 				   (rec->misc & PERF_RECORD_MISC_COMM_EXEC) !=
 					   0) < 0)
@@ -338,7 +384,8 @@ on_record(struct conv *cv, const struct perf_record *rec,
 		ptid = (int32_t)cursor_u32(&c);
 		if (!cursor_ok(&c))
 			break;
-		if (addrspace_fork(&cv->as, pid, ppid, tid, ptid) < 0)
+		if (addrspace_fork(&cv->as, ns(cv, pid), ns(cv, ppid),
+				   ns(cv, tid), ns(cv, ptid)) < 0)
 			goto nomem;
 		return 0;
 	default:
@@ -594,10 +641,11 @@ out:
 }
 
 int
-convert_run(struct perfdata *pd, const struct convert_opts *o,
-	    convert_sink sink, void *sink_ctx, struct convert_stats *st,
-	    struct p2g_error *err)
+convert_run(struct perfdata *const *pds, size_t npds,
+	    const struct convert_opts *o, convert_sink sink, void *sink_ctx,
+	    struct convert_stats *st, struct p2g_error *err)
 {
+	struct perfdata *pd = pds[0];
 	struct conv cv;
 	const struct stack_entry **sel = NULL;
 	struct process **procs = NULL;
@@ -610,17 +658,27 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 
 	memset(&cv, 0, sizeof(cv));
 	memset(st, 0, sizeof(*st));
-	cv.pd = pd;
+	cv.first = pd;
 	cv.o = o;
 	cv.st = st;
 	addrspace_init(&cv.as);
 	stacktab_init(&cv.tab);
 
-	if (read_all(&cv, err) < 0)
-		goto out;
-	st->records = pd->counts.records;
-	st->lost = pd->counts.lost;
-	st->unknown_id = pd->counts.unknown_id;
+	for (k = 0; k < npds; k++) {
+		cv.pd = pds[k];
+		cv.input = (unsigned)k;
+		if (o->input_start)
+			o->input_start(o->progress_ctx, k);
+		if (read_all(&cv, err) < 0) {
+			st->failed_input = k;
+			goto out;
+		}
+		st->records += pds[k]->counts.records;
+		st->lost += pds[k]->counts.lost;
+		st->unknown_id += pds[k]->counts.unknown_id;
+	}
+	cv.pd = pd;
+	cv.input = 0;
 	for (i = 0; i < pd->nr_attrs; i++)
 		st->nr_sampling_events += pd->attrs[i].sample_period != 0;
 	if (pick_event(&cv, &ev, err) < 0)
@@ -703,7 +761,7 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 	if (!o->split) {
 		memset(&r, 0, sizeof(r));
 		r.processes = np;
-		r.pid = np == 1 ? procs[0]->pid : -1;
+		r.pid = np == 1 ? real_pid(procs[0]->pid) : -1;
 		if (np == 1)
 			memcpy(r.comm, procs[0]->comm, sizeof(r.comm));
 		ret = emit(&cv, sel, n, &r, sink, sink_ctx, err);
@@ -718,7 +776,7 @@ convert_run(struct perfdata *pd, const struct convert_opts *o,
 				sel[n + m++] = sel[i];
 		memset(&r, 0, sizeof(r));
 		r.processes = 1;
-		r.pid = procs[k]->pid;
+		r.pid = real_pid(procs[k]->pid);
 		memcpy(r.comm, procs[k]->comm, sizeof(r.comm));
 		if (emit(&cv, sel + n, m, &r, sink, sink_ctx, err) < 0)
 			goto out;
@@ -751,6 +809,7 @@ convert_scan(struct perfdata *pd, struct addrspace *as,
 	memset(&cv, 0, sizeof(cv));
 	memset(&scratch, 0, sizeof(scratch));
 	cv.pd = pd;
+	cv.first = pd;
 	cv.st = &scratch;
 	while ((r = perfdata_next(pd, &rec, err)) > 0) {
 		struct process *p;

@@ -48,6 +48,8 @@ struct convert_opts {
 	enum convert_weight weight;
 	/* Called every so often with the bytes read so far. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	/* Called before input N is read. */
+	void (*input_start)(void *ctx, size_t n);
 	void *progress_ctx;
 };
 
@@ -69,6 +71,8 @@ struct convert_stats {
 	uint64_t read_unchanged;	/* PERF_SAMPLE_READ counters that
 					   did not grow: no sample */
 	uint64_t read_unknown_id;	/* ... whose id matches no event */
+	uint64_t other_events;		/* of events not in the first input */
+	size_t failed_input;		/* the input that could not be read */
 	size_t processes;		/* processes with samples */
 	uint64_t period_us;
 	bool period_guessed;		/* the event gave no time period */
@@ -104,13 +108,18 @@ typedef int (*convert_sink)(void *ctx, const struct convert_result *r,
 			    struct p2g_error *err);
 
 /*
- * Read all of PD's data and make the profile of the samples of the
- * selected event that pass the filters: one for all their processes, or
- * with o->split one per process, most samples first; hand each to SINK.
- * Returns 0, or -1 with ERR set.
+ * Read all the data of the NPDS inputs PDS and make the profile of the
+ * samples of the selected event that pass the filters: one for all their
+ * processes, or with o->split one per process, most samples first; hand
+ * each to SINK.  The inputs' processes are kept apart; their events are
+ * matched by name with the first input's (samples of other events are
+ * counted in other_events), whose header (byte order, build ids, arch)
+ * also stands for all.  Returns 0, or -1 with ERR set (and, if reading
+ * failed, the input in st->failed_input).
  */
-int convert_run(struct perfdata *pd, const struct convert_opts *o,
-		convert_sink sink, void *sink_ctx, struct convert_stats *st,
+int convert_run(struct perfdata *const *pds, size_t npds,
+		const struct convert_opts *o, convert_sink sink,
+		void *sink_ctx, struct convert_stats *st,
 		struct p2g_error *err);
 
 /* Read all of PD's data counting samples per event (attr->nr_samples) and

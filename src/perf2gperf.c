@@ -27,6 +27,16 @@
 #include "perfdata.h"
 
 static const char *input_name;
+static char *const *input_names;	/* all of them, as given */
+
+/* Messages name input N from now on. */
+static void
+set_input(size_t n)
+{
+	input_name = input_names[n];
+	if (strcmp(input_name, "-") == 0)
+		input_name = "(standard input)";
+}
 
 /* The temporary output file, removed on failure and on SIGINT/SIGTERM. */
 static char tmp_path[PATH_MAX];
@@ -54,12 +64,14 @@ static void
 usage(void)
 {
 	printf("Usage: %s [OPTIONS] INPUT OUTPUT\n"
+"       %s [OPTIONS] -o OUTPUT INPUT...\n"
 "       %s --info INPUT\n"
 "Convert a perf.data file (perf record, perf inject; file or pipe mode,\n"
 "either byte order, zstd-compressed with -z, gzip-compressed, or a\n"
 "perf.data directory of perf record --threads) into a gperftools CPU\n"
 "profile that pprof reads.  INPUT '-' reads standard input; OUTPUT '-'\n"
-"writes standard output.\n"
+"writes standard output.  With -o, every INPUT goes into OUTPUT: their\n"
+"processes kept apart, their events matched by name with the first's.\n"
 "\n"
 "Selection:\n"
 "  -e, --event NAME     convert samples of event NAME as perf prints it\n"
@@ -70,6 +82,8 @@ usage(void)
 "  -c, --comm NAME      keep samples of threads whose command is NAME\n"
 "      --user-only      leave out kernel frames (and kernel-only samples)\n"
 "      --kernel-only    leave out user frames (and user-only samples)\n"
+"\n"
+"  -o, --output OUTPUT  write OUTPUT from every INPUT given\n"
 "\n"
 "Output (the processes left are merged into one profile, each mapped\n"
 "file at one place; a lone process keeps its own addresses):\n"
@@ -101,7 +115,7 @@ usage(void)
 "Exit status: 0 success, 1 invalid or unsupported input, 2 trouble\n"
 "(usage, I/O, memory).\n"
 "\n"
-"Report bugs to: %s\n", progname, progname, PACKAGE_BUGREPORT);
+"Report bugs to: %s\n", progname, progname, progname, PACKAGE_BUGREPORT);
 	message_exit(0);
 }
 
@@ -156,6 +170,17 @@ data_name(void)
 		return input_name;
 	snprintf(name, sizeof(name), "%s/%s", input_name, the_pd->part);
 	return name;
+}
+
+static struct perfdata *const *all_pds;
+
+static void
+on_input_start(void *ctx, size_t n)
+{
+	(void)ctx;
+	set_input(n);
+	if (all_pds != NULL)
+		the_pd = all_pds[n];
 }
 
 static void
@@ -383,6 +408,9 @@ print_stats(const struct convert_stats *st)
 	if (st->undecodable)
 		fprintf(stderr, "  samples not decodable    %12" PRIu64 "\n",
 			st->undecodable);
+	if (st->other_events)
+		fprintf(stderr, "  samples of other events  %12" PRIu64 "\n",
+			st->other_events);
 	if (st->read_unchanged || st->read_unknown_id)
 		fprintf(stderr,
 			"  counter reads unchanged  %12" PRIu64 "\n"
@@ -441,9 +469,9 @@ open_tmp(const char *output)
 struct sink_ctx {
 	const char *output;	/* OUTPUT, or with --split its pattern */
 	bool split, stats;
-	dev_t idev;
-	ino_t iino;
-	bool have_identity;
+	dev_t *idev;		/* of every input */
+	ino_t *iino;
+	size_t nids;
 	bool reported;		/* the error was printed already */
 	size_t written;
 };
@@ -499,8 +527,10 @@ write_result(void *vctx, const struct convert_result *r,
 	char name[PATH_MAX];
 	const char *output = ctx->output;
 	struct stat ost;
+	size_t i;
 	int fd;
 
+	set_input(0);	/* all read: notes name the first input */
 	if (ctx->split) {
 		if (!expand_pattern(ctx->output, r, name, sizeof(name)))
 			return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
@@ -535,13 +565,14 @@ write_result(void *vctx, const struct convert_result *r,
 		return 0;
 	}
 	/* Never write over the input. */
-	if (ctx->have_identity && stat(output, &ost) == 0 &&
-	    ost.st_dev == ctx->idev && ost.st_ino == ctx->iino) {
-		fprintf(stderr, "%s: %s: output is the input file\n",
-			progname, output);
-		ctx->reported = true;
-		return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET, "reported");
-	}
+	for (i = 0; i < ctx->nids && stat(output, &ost) == 0; i++)
+		if (ost.st_dev == ctx->idev[i] && ost.st_ino == ctx->iino[i]) {
+			fprintf(stderr, "%s: %s: output is an input file\n",
+				progname, output);
+			ctx->reported = true;
+			return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
+					"reported");
+		}
 	fd = open_tmp(output);
 	if (fd < 0) {
 		ctx->reported = true;
@@ -585,6 +616,7 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
@@ -607,7 +639,8 @@ main(int argc, char **argv)
 	struct convert_opts o;
 	struct convert_stats st;
 	struct p2g_error err;
-	struct perfdata *pd = NULL;
+	struct perfdata *pd = NULL, **pds = NULL;
+	size_t k, ninputs = 0;
 	struct sink_ctx sink;
 	const char *output = NULL;
 	bool info = false, stats = false;
@@ -620,9 +653,12 @@ main(int argc, char **argv)
 	memset(&sink, 0, sizeof(sink));
 	p2g_error_clear(&err);
 	opterr = 0;	/* our own messages, with our own prefix */
-	while ((c = getopt_long(argc, argv, ":e:p:t:c:isqhV", longopts,
+	while ((c = getopt_long(argc, argv, ":o:e:p:t:c:isqhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
 		case 'e':
 			o.event = optarg;
 			break;
@@ -719,24 +755,47 @@ main(int argc, char **argv)
 		message_usage("--user-only and --kernel-only exclude each "
 			      "other");
 	if (info) {
-		if (argc - optind != 1)
+		if (argc - optind != 1 || output != NULL)
 			message_usage("--info takes exactly one INPUT");
+	} else if (output != NULL) {
+		if (argc - optind < 1)
+			message_usage("missing INPUT");
 	} else if (argc - optind != 2) {
 		message_usage(argc - optind < 2 ? "missing INPUT or OUTPUT"
 						: "too many arguments");
+	} else {
+		output = argv[argc - 1];
+		argc--;
 	}
-	input_name = argv[optind];
-	if (strcmp(input_name, "-") == 0)
-		input_name = "(standard input)";
-	if (!info)
-		output = argv[optind + 1];
-
-	pd = perfdata_open(argv[optind], on_warn, NULL, &err);
-	if (pd == NULL) {
-		message_error(input_name, &err);
-		ret = p2g_exit_status(err.status);
+	ninputs = (size_t)(argc - optind);
+	if (ninputs > 1 && o.split)
+		message_usage("--split takes one INPUT");
+	for (k = 0; k < ninputs; k++)
+		if (strcmp(argv[optind + k], "-") == 0 && ninputs > 1)
+			message_usage("standard input ('-') can only be the one "
+				      "INPUT");
+	input_names = argv + optind;
+	pds = calloc(ninputs, sizeof(*pds));
+	sink.idev = calloc(ninputs, sizeof(*sink.idev));
+	sink.iino = calloc(ninputs, sizeof(*sink.iino));
+	if (pds == NULL || sink.idev == NULL || sink.iino == NULL) {
+		fprintf(stderr, "%s: out of memory\n", progname);
 		goto out;
 	}
+	for (k = 0; k < ninputs; k++) {
+		set_input(k);
+		pds[k] = perfdata_open(argv[optind + k], on_warn, NULL, &err);
+		if (pds[k] == NULL) {
+			message_error(input_name, &err);
+			ret = p2g_exit_status(err.status);
+			goto out;
+		}
+		if (input_identity(pds[k]->in, &sink.idev[sink.nids],
+				   &sink.iino[sink.nids]))
+			sink.nids++;
+	}
+	pd = pds[0];
+	set_input(0);
 	the_pd = pd;
 	if (info) {
 		ret = do_info(pd);
@@ -749,13 +808,14 @@ main(int argc, char **argv)
 	sink.output = output;
 	sink.split = o.split;
 	sink.stats = stats;
-	sink.have_identity = input_identity(pd->in, &sink.idev, &sink.iino);
 
+	o.input_start = on_input_start;
+	all_pds = pds;
 	o.progress = on_progress;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-	if (convert_run(pd, &o, write_result, &sink, &st, &err) < 0) {
+	if (convert_run(pds, ninputs, &o, write_result, &sink, &st, &err) < 0) {
 		if (isatty(STDERR_FILENO) && !message_quiet)
 			fputc('\n', stderr);
 		if (!sink.reported)
@@ -765,6 +825,12 @@ main(int argc, char **argv)
 		ret = p2g_exit_status(err.status);
 		goto out;
 	}
+	set_input(0);
+	if (st.other_events)
+		message_warning(input_name, P2G_NO_OFFSET,
+				"%" PRIu64 " samples of the other inputs are "
+				"of events the first input does not have; "
+				"left out", st.other_events);
 	if (st.nr_sampling_events > 1 && o.event == NULL)
 		message_note(input_name, "%zu sampling events; converting %s "
 			     "(choose with --event)", st.nr_sampling_events,
@@ -785,7 +851,11 @@ main(int argc, char **argv)
 	ret = 0;
 out:
 	remove_tmp();
-	perfdata_close(pd);
+	for (k = 0; pds != NULL && k < ninputs; k++)
+		perfdata_close(pds[k]);
+	free(pds);
+	free(sink.idev);
+	free(sink.iino);
 	free(pids);
 	free(tids);
 	message_exit(ret);

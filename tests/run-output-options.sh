@@ -12,6 +12,10 @@
 #  - --weight period on multi-2ev: each record counts its periods in
 #    header periods (1001 us = 1001001 ns for cpu-clock), rounded, at
 #    least 1, with the per-stack period sums of the oracle;
+#  - several inputs (-o): one input gives what INPUT OUTPUT gives; the
+#    same recording twice gives every stack twice the count; two
+#    recordings give all the samples of both; an OUTPUT that is one of
+#    the inputs is refused and left alone;
 #  - --slot-width: 32 on an x86_64 recording fails (exit 1) naming the
 #    first address that does not fit; auto gives 64 there; an armv7
 #    recording of ../shared/corpus (when present) gets 32-bit slots by
@@ -95,6 +99,32 @@ sort -k2 w.got > w.got.sorted
 compare_text w.want w.got.sorted "--weight period counts of multi-2ev cpu-clock"
 check_exit 2 "$PERF2GPERF" --weight time "$m2" x.prof
 check_grep "--weight: 'time'"
+
+# --- several inputs (-o OUTPUT INPUT...)
+multi=$(testfile multi.perf.data)
+check_exit 0 "$PERF2GPERF" -q --no-fixup "$multi" one.prof
+check_exit 0 "$PERF2GPERF" -q --no-fixup -o one-o.prof "$multi"
+cmp one.prof one-o.prof || fail "-o OUTPUT INPUT differs from INPUT OUTPUT"
+# the same recording twice: its processes kept apart, but the same files
+# at the same places, so every stack counts twice
+check_exit 0 "$PERF2GPERF" -q --no-fixup -s -o twice.prof "$multi" "$multi"
+check_grep "processes written                   2"
+check_exit 0 "$GPERFCHECK" --dump one.prof
+stacks_dump out | awk '{ $1 = 2 * $1; print }' > twice.want
+check_exit 0 "$GPERFCHECK" --dump twice.prof
+stacks_dump out > twice.got
+compare_text twice.want twice.got "one recording given twice"
+# two recordings: all samples of both, each file at one place
+check_exit 0 "$PERF2GPERF" -q --no-fixup -o both.prof "$hot" "$multi"
+check_exit 0 "$GPERFCHECK" --summary both.prof
+want=$(awk -F "$TAB" '{ s += $1 } END { print s }' "$hot.expected" "$multi.expected")
+check_grep " $want samples" out
+cp "$multi" in.data
+check_exit 2 "$PERF2GPERF" -o in.data "$hot" in.data
+check_grep "output is an input file"
+cmp in.data "$multi" || fail "an input was overwritten"
+check_exit 2 "$PERF2GPERF" --split -o 'x%p' "$hot" "$multi"
+check_grep "--split takes one INPUT"
 
 # --- --slot-width
 check_exit 1 "$PERF2GPERF" --slot-width 32 "$hot" s32.prof
