@@ -418,7 +418,9 @@ addrspace_resolve(struct addrspace *as, uint32_t sid, uint64_t addr)
 
 	if (!sp->sorted) {
 		cmp_base = as->maps;
-		qsort(sp->maps, sp->n, sizeof(*sp->maps), cmp_map_start);
+		if (sp->n > 1)
+			qsort(sp->maps, sp->n, sizeof(*sp->maps),
+			      cmp_map_start);
 		sp->sorted = true;
 	}
 	/* The last mapping that starts at or below ADDR (they do not

@@ -404,7 +404,7 @@ dispatch(void *ctx, const struct perf_record *rec, struct p2g_error *err)
 }
 
 /* Records held back to be put in time order: at most this many bytes. */
-#define ORDER_MAX_BYTES (64u << 20)
+#define ORDER_MAX_BYTES (16u << 20)
 
 /*
  * Read every record, handing them to on_record() in time order (order.h);
@@ -761,7 +761,9 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	if (!o->split) {
 		memset(&r, 0, sizeof(r));
 		r.processes = np;
-		r.pid = np == 1 ? real_pid(procs[0]->pid) : -1;
+		r.pid = np == 1 ? (npds > 1 ? real_pid(procs[0]->pid)
+					    : procs[0]->pid)
+				: -1;
 		if (np == 1)
 			memcpy(r.comm, procs[0]->comm, sizeof(r.comm));
 		ret = emit(&cv, sel, n, &r, sink, sink_ctx, err);
@@ -776,7 +778,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 				sel[n + m++] = sel[i];
 		memset(&r, 0, sizeof(r));
 		r.processes = 1;
-		r.pid = real_pid(procs[k]->pid);
+		r.pid = npds > 1 ? real_pid(procs[k]->pid) : procs[k]->pid;
 		memcpy(r.comm, procs[k]->comm, sizeof(r.comm));
 		if (emit(&cv, sel + n, m, &r, sink, sink_ctx, err) < 0)
 			goto out;

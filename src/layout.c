@@ -125,10 +125,11 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 	char *key;
 	size_t klen, j, k;
 	struct place *p;
-	bool anon = is_anon(m->path);
+	bool anon;
 
-	if (!anon && l->map_place[mi] != 0)
+	if (l->map_place[mi] != 0)
 		return &l->places[l->map_place[mi] - 1];
+	anon = is_anon(m->path);
 	build_id_of(l, m, &bsize, &bid);
 	klen = strlen(m->path) + 2 * 20 + 40;
 	key = malloc(klen);

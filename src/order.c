@@ -9,18 +9,39 @@
 #include "order.h"
 #include "perf_abi.h"
 
+/* Record bytes are copied once into chunks; a chunk is freed (or kept as
+ * the spare) when the last of its records has been given back. */
+#define CHUNK_SIZE (1u << 20)
+
+struct order_chunk {
+	size_t used;
+	size_t live;		/* records not given back yet */
+	unsigned char data[];
+};
+
+#define NIL UINT32_MAX
+
 void
 order_init(struct order *q, size_t max_bytes)
 {
 	memset(q, 0, sizeof(*q));
 	q->max_bytes = max_bytes;
+	q->free = q->head = q->tail = q->last = NIL;
 }
 
 void
 order_release(struct order *q)
 {
+	uint32_t i;
+
+	/* Chunks still holding records: each is freed once, by its last
+	 * entry. */
+	for (i = q->head; i != NIL; i = q->v[i].next)
+		if (--q->v[i].chunk->live == 0 && q->v[i].chunk != q->cur)
+			free(q->v[i].chunk);
+	free(q->cur);
+	free(q->spare);
 	free(q->v);
-	free(q->arena);
 	memset(q, 0, sizeof(*q));
 }
 
@@ -54,73 +75,96 @@ order_record_time(const struct perfdata *pd, const struct perf_record *rec,
 	return 1;
 }
 
-static int
-cmp_entry(const void *x, const void *y)
+static bool
+before(const struct order_entry *a, const struct order_entry *b)
 {
-	const struct order_entry *a = x, *b = y;
-
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-/* Give back the first K entries of the sorted queue, then keep the rest
- * (moved to a fresh arena). */
-static int
-give_back(struct order *q, struct perfdata *pd, size_t k, order_fn fn,
-	  void *ctx, struct p2g_error *err)
+/* Link entry I into the list at its place. */
+static void
+insert(struct order *q, uint32_t i)
 {
-	struct perf_record rec;
-	unsigned char *na = NULL;
-	size_t i, used = 0, rest = 0;
+	struct order_entry *v = q->v, *e = &v[i];
+	uint32_t after = q->last;	/* the entry E goes after, or NIL */
 
-	for (i = 0; i < k; i++) {
-		const struct order_entry *e = &q->v[i];
-
-		rec.type = e->type;
-		rec.misc = e->misc;
-		rec.size = e->size;
-		rec.offset = e->offset;
-		rec.data = q->arena + e->at;
-		rec.attr = e->attr >= 0 && (size_t)e->attr < pd->nr_attrs
-				   ? &pd->attrs[e->attr]
-				   : NULL;
-		if (fn(ctx, &rec, err) < 0)
-			return -1;
+	if (after == NIL || !before(e, &v[q->tail])) {
+		after = q->tail;	/* the usual case: in order */
+	} else if (before(e, &v[q->head])) {
+		after = NIL;	/* before all: no walk (a record of time 0) */
+	} else if (before(e, &v[after])) {
+		while (after != NIL && before(e, &v[after]))
+			after = v[after].prev;
+	} else {
+		while (v[after].next != NIL && !before(e, &v[v[after].next]))
+			after = v[after].next;
 	}
-	for (i = k; i < q->n; i++)
-		rest += q->v[i].size;
-	if (rest > 0) {
-		na = malloc(rest);
-		if (na == NULL)
-			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
-					"out of memory");
-		for (i = k; i < q->n; i++) {
-			memcpy(na + used, q->arena + q->v[i].at, q->v[i].size);
-			q->v[i].at = used;
-			used += q->v[i].size;
+	e->prev = after;
+	e->next = after == NIL ? q->head : v[after].next;
+	if (e->prev == NIL)
+		q->head = i;
+	else
+		v[e->prev].next = i;
+	if (e->next == NIL)
+		q->tail = i;
+	else
+		v[e->next].prev = i;
+	q->last = i;
+	q->n++;
+}
+
+/* Give back the earliest record. */
+static int
+pop(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
+    struct p2g_error *err)
+{
+	uint32_t i = q->head;
+	struct order_entry *e = &q->v[i];
+	struct order_chunk *c = e->chunk;
+	struct perf_record rec;
+	int ret;
+
+	q->head = e->next;
+	if (q->head == NIL)
+		q->tail = NIL;
+	else
+		q->v[q->head].prev = NIL;
+	if (q->last == i)
+		q->last = NIL;
+	q->n--;
+	rec.type = e->type;
+	rec.misc = e->misc;
+	rec.size = e->size;
+	rec.offset = e->offset;
+	rec.data = e->data;
+	rec.attr = e->attr >= 0 && (size_t)e->attr < pd->nr_attrs
+			   ? &pd->attrs[e->attr]
+			   : NULL;
+	ret = fn(ctx, &rec, err);
+	q->bytes -= rec.size;
+	e = &q->v[i];
+	e->next = q->free;
+	q->free = i;
+	if (--c->live == 0 && c != q->cur) {
+		if (q->spare == NULL) {
+			q->spare = c;
+			q->spare->used = 0;
+		} else {
+			free(c);
 		}
 	}
-	memmove(q->v, q->v + k, (q->n - k) * sizeof(*q->v));
-	q->n -= k;
-	free(q->arena);
-	q->arena = na;
-	q->used = used;
-	q->arena_cap = rest;
-	return 0;
+	return ret;
 }
 
-/* Give back the entries with a time up to LIMIT. */
+/* Give back the records with a time up to LIMIT. */
 static int
 flush_upto(struct order *q, struct perfdata *pd, uint64_t limit, order_fn fn,
 	   void *ctx, struct p2g_error *err)
 {
-	size_t k = 0;
-
-	qsort(q->v, q->n, sizeof(*q->v), cmp_entry);
-	while (k < q->n && q->v[k].time <= limit)
-		k++;
-	return give_back(q, pd, k, fn, ctx, err);
+	while (q->head != NIL && q->v[q->head].time <= limit)
+		if (pop(q, pd, fn, ctx, err) < 0)
+			return -1;
+	return 0;
 }
 
 int
@@ -128,45 +172,68 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 	   uint64_t time, order_fn fn, void *ctx, struct p2g_error *err)
 {
 	struct order_entry *e;
+	struct order_chunk *c = q->cur;
+	uint32_t i;
 
-	if (q->used + rec->size > q->max_bytes && q->n > 0) {
-		/* Too much held back: give back the earlier half. */
-		qsort(q->v, q->n, sizeof(*q->v), cmp_entry);
-		if (give_back(q, pd, (q->n + 1) / 2, fn, ctx, err) < 0)
-			return -1;
+	/* Too much held back: give back the earlier half. */
+	if (q->bytes + rec->size > q->max_bytes && q->n > 0) {
+		size_t half = (q->n + 1) / 2;
+
+		while (half-- > 0)
+			if (pop(q, pd, fn, ctx, err) < 0)
+				return -1;
 	}
-	if (q->n == q->cap) {
-		size_t nc = q->cap ? q->cap * 2 : 4096;
-		struct order_entry *nv = realloc(q->v, nc * sizeof(*nv));
+	if (q->free == NIL) {
+		size_t nc = q->cap ? q->cap * 2 : 4096, k;
+		struct order_entry *nv;
 
+		if (nc >= NIL)
+			goto nomem;
+		nv = realloc(q->v, nc * sizeof(*nv));
 		if (nv == NULL)
 			goto nomem;
 		q->v = nv;
+		for (k = nc; k > q->cap; k--) {
+			nv[k - 1].next = q->free;
+			q->free = (uint32_t)(k - 1);
+		}
 		q->cap = nc;
 	}
-	if (q->used + rec->size > q->arena_cap) {
-		size_t nc = q->arena_cap ? q->arena_cap * 2 : 1u << 20;
-		unsigned char *na;
-
-		while (nc < q->used + rec->size)
-			nc *= 2;
-		na = realloc(q->arena, nc);
-		if (na == NULL)
-			goto nomem;
-		q->arena = na;
-		q->arena_cap = nc;
+	if (c == NULL || c->used + rec->size > CHUNK_SIZE) {
+		if (c != NULL && c->live == 0) {
+			c->used = 0;	/* all given back: reuse it */
+		} else {
+			if (q->spare != NULL) {
+				c = q->spare;
+				q->spare = NULL;
+			} else {
+				c = malloc(sizeof(*c) + CHUNK_SIZE);
+				if (c == NULL)
+					goto nomem;
+			}
+			c->used = 0;
+			c->live = 0;
+			/* the old chunk is freed by its last record */
+			q->cur = c;
+		}
 	}
-	e = &q->v[q->n++];
+	i = q->free;
+	e = &q->v[i];
+	q->free = e->next;
 	e->time = time;
 	e->seq = q->seq++;
 	e->offset = rec->offset;
-	e->at = q->used;
+	e->chunk = c;
+	e->data = c->data + c->used;
 	e->type = rec->type;
 	e->misc = rec->misc;
 	e->size = rec->size;
 	e->attr = rec->attr ? (int32_t)(rec->attr - pd->attrs) : -1;
-	memcpy(q->arena + q->used, rec->data, rec->size);
-	q->used += rec->size;
+	memcpy(c->data + c->used, rec->data, rec->size);
+	c->used += rec->size;
+	c->live++;
+	q->bytes += rec->size;
+	insert(q, i);
 	if (time > q->round_max)
 		q->round_max = time;
 	return 0;

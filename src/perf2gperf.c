@@ -361,7 +361,8 @@ do_info(struct perfdata *pd)
 		putchar('\n');
 	}
 	printf("#\n# processes (samples, all events):\n");
-	qsort(as.procs, as.nprocs, sizeof(*as.procs), cmp_proc);
+	if (as.nprocs > 1)
+		qsort(as.procs, as.nprocs, sizeof(*as.procs), cmp_proc);
 	for (i = 0; i < as.nprocs; i++)
 		if (as.procs[i].samples > 0) {
 			printf("%12" PRIu64 "  %d ", as.procs[i].samples,
