@@ -9,7 +9,8 @@
 #    from Debian's golang-github-google-pprof-dev: go tool pprof cannot
 #    name C functions), has perf's user-space stacks of all three
 #    processes, function by function, shared library (libc) frames
-#    included.  The --split profiles, read by google-pprof each with its
+#    included, and its mappings of the three programs carry the build
+#    ids perf recorded for them (perf buildid-list).  The --split profiles, read by google-pprof each with its
 #    own program, have perf's stacks of that process.
 #  - a system-wide recording (perf record -a) of multi converts, and
 #    --comm multi picks exactly perf's stacks of multi out of it.
@@ -131,6 +132,17 @@ if [ -n "$pprof_bin" ]; then
 	for f in hot_loop burn_a spawn_burn __libc_start_call_main; do
 		grep -q "$f" merged.go || fail "Go pprof does not name $f"
 	done
+	# the build ids perf recorded reach Go pprof's mappings (from the
+	# brief maps line that precedes each /proc/maps line)
+	"$pprof_bin" -raw -symbolize=none merged.prof > merged.raw 2> pprof.err ||
+		fail "pprof -raw cannot read the merged profile"
+	perf buildid-list -i spawn.data 2> /dev/null | while read -r id path; do
+		case $path in
+		*/hot|*/multi|*/spawn2)
+			grep -q "$path $id" merged.raw ||
+				fail "Go pprof has no build id $id for $path" ;;
+		esac
+	done
 	echo "Go pprof: merged profile of 3 programs: $(wc -l < merged.go) stacks as perf names them"
 else
 	echo "note: no standalone pprof (golang-go and golang-github-google-pprof-dev): Go part skipped"
@@ -168,10 +180,16 @@ if perf record -q -a -e cpu-clock -F 999 -g -o sys.data -- ./multi > sysrec.log 
 	pid=$(perf script -i sys.data -F comm,pid 2> /dev/null |
 		awk '$1 == "multi" { print $2; exit }')
 	[ -n "$pid" ] || fail "no sample of multi in the system-wide recording"
+	# perf's own --comms filter: the command at the time of each sample
+	# (a sample taken in multi's pid while it was still perf's child
+	# "perf-exec" is not multi's)
+	PERF_STACKS_OUT=comm.unsorted perf script -i sys.data --comms multi \
+		--no-inline -s "$stacks_py" > /dev/null 2>&1 ||
+		fail "perf script --comms multi failed"
 	check_exit 0 "$PERF2GPERF" -q --no-fixup --comm multi sys.data comm.prof
 	check_exit 0 "$GPERFCHECK" --dump comm.prof
 	stacks_dump out > comm.got
-	stacks_oracle sys.unsorted cpu-clock $pid > comm.want
+	stacks_oracle comm.unsorted cpu-clock "" > comm.want
 	compare_text comm.want comm.got "--comm multi from the system-wide recording"
 	echo "system-wide: $(cut -f4 sys.unsorted | sort -u | wc -l) processes; --comm multi gives perf's $(wc -l < comm.want) stacks of pid $pid"
 else
