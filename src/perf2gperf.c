@@ -22,6 +22,7 @@
 
 #include "convert.h"
 #include "cpuprof.h"
+#include "featinfo.h"
 #include "message.h"
 #include "perf_abi.h"
 #include "perfdata.h"
@@ -277,12 +278,13 @@ do_info(struct perfdata *pd)
 	printf("# format         : %s, %s-endian\n",
 	       pd->pipe_mode ? "pipe" : "file (PERFILE2)",
 	       pd->big_endian ? "big" : "little");
-	if (!pd->pipe_mode) {
-		printf("# data offset    : %" PRIu64 "\n", pd->data_offset);
-		printf("# data size      : %" PRIu64 "\n", pd->data_size);
-		printf("# feat offset    : %" PRIu64 "\n",
-		       pd->data_offset + pd->data_size);
-	}
+	/* (perf says 0 for a pipe-mode file) */
+	printf("# data offset    : %" PRIu64 "\n",
+	       pd->pipe_mode ? 0 : pd->data_offset);
+	printf("# data size      : %" PRIu64 "\n",
+	       pd->pipe_mode ? 0 : pd->data_size);
+	printf("# feat offset    : %" PRIu64 "\n",
+	       pd->pipe_mode ? 0 : pd->data_offset + pd->data_size);
 	if (hi->hostname)
 		print_field("hostname", hi->hostname);
 	if (hi->osrelease)
@@ -323,6 +325,14 @@ do_info(struct perfdata *pd)
 		}
 		printf("\n");
 	}
+	{
+		char *ft = NULL;
+		size_t flen = 0;
+
+		if (featinfo_text(pd, &ft, &flen) == 0 && ft != NULL)
+			message_put_safe_text(stdout, ft);
+		free(ft);
+	}
 	if (hi->have_sample_time)
 		printf("# time of first sample : %" PRIu64 ".%06" PRIu64
 		       "\n# time of last sample : %" PRIu64 ".%06" PRIu64
@@ -337,9 +347,9 @@ do_info(struct perfdata *pd)
 		printf("# clockid frequency: %" PRIu64 " MHz\n",
 		       1000 / hi->clockid_res_ns);
 	if (hi->features[0] & (1ULL << HEADER_COMPRESSED))
-		printf("# compressed : %s, level = %u\n",
-		       hi->compression_type == 1 ? "Zstd" : "unknown",
-		       hi->compression_level);
+		printf("# compressed : %s, level = %u, ratio = %u\n",
+		       hi->compression_type == 1 ? "Zstd" : "Unknown",
+		       hi->compression_level, hi->compression_ratio);
 	if (hi->nr_build_ids > 0)
 		printf("# build ids : %zu\n", hi->nr_build_ids);
 	printf("# features :");

@@ -398,6 +398,18 @@ parse_feature(struct perfdata *pd, unsigned bit, const unsigned char *buf,
 	cursor_init(&c, buf, len, off, pd->big_endian);
 	if (bit < 256)
 		hi->features[bit / 64] |= 1ULL << (bit % 64);
+	if (bit < HEADER_LAST_FEATURE && bit != HEADER_BUILD_ID &&
+	    bit != HEADER_TRACING_DATA) {
+		unsigned char *copy = malloc(len ? len : 1);
+
+		if (copy != NULL) {
+			memcpy(copy, buf, len);
+			free(hi->raw[bit].data);
+			hi->raw[bit].data = copy;
+			hi->raw[bit].len = len;
+			hi->raw[bit].off = off;
+		}
+	}
 	switch (bit) {
 	case HEADER_HOSTNAME: str = &hi->hostname; break;
 	case HEADER_OSRELEASE: str = &hi->osrelease; break;
@@ -434,7 +446,7 @@ parse_feature(struct perfdata *pd, unsigned bit, const unsigned char *buf,
 		(void)cursor_u32(&c);
 		hi->compression_type = cursor_u32(&c);
 		hi->compression_level = cursor_u32(&c);
-		(void)cursor_u32(&c);	/* ratio */
+		hi->compression_ratio = cursor_u32(&c);
 		hi->compression_mmap_len = cursor_u32(&c);
 		break;
 	default:
@@ -487,8 +499,11 @@ read_features(struct perfdata *pd, const uint64_t flags[4],
 		off = cursor_u64(&c);
 		size = cursor_u64(&c);
 		i++;
-		if (bit == HEADER_TRACING_DATA)
-			continue;	/* large and not needed */
+		if (bit == HEADER_TRACING_DATA) {
+			/* large and not needed: only noted */
+			pd->info.features[0] |= 1ULL << HEADER_TRACING_DATA;
+			continue;
+		}
 		if (size > FEATURE_MAX || off > input_size(pd->in) ||
 		    size > input_size(pd->in) - off) {
 			warnf(pd, tab_off + (i - 1) * 16,
@@ -811,6 +826,8 @@ perfdata_close(struct perfdata *pd)
 	free(pd->info.cpudesc);
 	free(pd->info.cpuid);
 	free(pd->info.cmdline);
+	for (i = 0; i < HEADER_LAST_FEATURE; i++)
+		free(pd->info.raw[i].data);
 	for (i = 0; i < pd->info.nr_build_ids; i++)
 		free(pd->info.build_ids[i].filename);
 	free(pd->info.build_ids);

@@ -18,6 +18,7 @@
 #include "attr.h"
 #include "error.h"
 #include "input.h"
+#include "perf_abi.h"
 
 struct zstream;
 
@@ -42,6 +43,14 @@ struct perf_header_info {
 	struct perf_build_id *build_ids;
 	size_t nr_build_ids;
 	uint64_t features[4];	/* bitmap of features present */
+	uint32_t compression_ratio;
+	/* The bytes of each feature section below HEADER_LAST_FEATURE
+	 * (not tracing data and build ids), for --info; owned. */
+	struct perf_feature_raw {
+		unsigned char *data;
+		size_t len;
+		uint64_t off;
+	} raw[HEADER_LAST_FEATURE];
 };
 
 /* One record of the data section. */

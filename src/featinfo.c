@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: MIT */
+/* Feature sections as perf prints them: see featinfo.h. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cursor.h"
+#include "featinfo.h"
+
+struct out {
+	char **buf;
+	size_t *len;
+	int failed;
+};
+
+static void
+put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *nb;
+
+	if (o->failed)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	nb = n < 0 ? NULL : realloc(*o->buf, *o->len + (size_t)n + 1);
+	if (nb == NULL) {
+		o->failed = 1;
+		return;
+	}
+	*o->buf = nb;
+	va_start(ap, fmt);
+	vsnprintf(nb + *o->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	*o->len += (size_t)n;
+}
+
+/* A perf string (u32 length, bytes with a NUL) as a C string in TMP. */
+static const char *
+str(struct cursor *c, char *tmp, size_t size)
+{
+	size_t n;
+	const char *s = cursor_string(c, &n);
+
+	if (s == NULL)
+		return NULL;
+	if (n >= size)
+		n = size - 1;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	return tmp;
+}
+
+static int
+section(const struct perfdata *pd, unsigned bit, struct cursor *c)
+{
+	const struct perf_feature_raw *r = &pd->info.raw[bit];
+
+	if (!(pd->info.features[bit / 64] & (1ULL << (bit % 64))) ||
+	    r->data == NULL)
+		return 0;
+	cursor_init(c, r->data, r->len, r->off, pd->big_endian);
+	return 1;
+}
+
+static void
+bad(struct out *o, const char *name, const struct cursor *c)
+{
+	put(o, "# %s: malformed section at 0x%" PRIx64 "\n", name,
+	    cursor_err_offset(c));
+}
+
+static void
+cpu_topology(const struct perfdata *pd, struct out *o)
+{
+	struct cursor c;
+	char t[4096];
+	uint32_t ncores, nthreads, ndies = 0, i, ncpus;
+	uint32_t *core = NULL, *socket = NULL, *die = NULL;
+	const char *s;
+	size_t mark;
+	char *cores = NULL, *threads = NULL, *dies = NULL;
+	size_t lc = 0, lt = 0, ld = 0;
+	struct out oc = { &cores, &lc, 0 }, ot = { &threads, &lt, 0 };
+	struct out od = { &dies, &ld, 0 };
+
+	if (!section(pd, HEADER_CPU_TOPOLOGY, &c))
+		return;
+	ncpus = pd->info.nr_cpus_avail;
+	ncores = cursor_u32(&c);
+	for (i = 0; i < ncores && (s = str(&c, t, sizeof(t))); i++)
+		put(&oc, "# sibling sockets : %s\n", s);
+	nthreads = cursor_u32(&c);
+	for (i = 0; i < nthreads && (s = str(&c, t, sizeof(t))); i++)
+		put(&ot, "# sibling threads : %s\n", s);
+	if (!cursor_ok(&c) || ncpus > 65536) {
+		bad(o, "cpu topology", &c);
+		goto out;
+	}
+	/* then, when present, core and socket ids of each cpu, and the
+	 * dies */
+	if (cursor_left(&c) >= (size_t)ncpus * 8) {
+		core = calloc(ncpus + 1, sizeof(*core));
+		socket = calloc(ncpus + 1, sizeof(*socket));
+		if (core == NULL || socket == NULL)
+			goto out;
+		for (i = 0; i < ncpus; i++) {
+			core[i] = cursor_u32(&c);
+			socket[i] = cursor_u32(&c);
+		}
+		if (cursor_left(&c) >= 4) {
+			mark = c.pos;
+			ndies = cursor_u32(&c);
+			for (i = 0; i < ndies && (s = str(&c, t, sizeof(t)));
+			     i++)
+				put(&od, "# sibling dies    : %s\n", s);
+			die = calloc(ncpus + 1, sizeof(*die));
+			if (die == NULL)
+				goto out;
+			for (i = 0; i < ncpus; i++)
+				die[i] = cursor_u32(&c);
+			if (!cursor_ok(&c)) {
+				c.pos = mark;
+				ndies = 0;
+			}
+		}
+	}
+	put(o, "%s", cores ? cores : "");
+	if (ndies)
+		put(o, "%s", dies ? dies : "");
+	put(o, "%s", threads ? threads : "");
+	for (i = 0; core != NULL && i < ncpus; i++) {
+		if (ndies)
+			put(o, "# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n",
+			    i, (int32_t)core[i], (int32_t)die[i],
+			    (int32_t)socket[i]);
+		else
+			put(o, "# CPU %u: Core ID %d, Socket ID %d\n", i,
+			    (int32_t)core[i], (int32_t)socket[i]);
+	}
+	if (core == NULL)
+		put(o, "# Core ID and Socket ID information is not "
+		    "available\n");
+out:
+	free(core);
+	free(socket);
+	free(die);
+	free(cores);
+	free(threads);
+	free(dies);
+}
+
+static void
+numa_topology(const struct perfdata *pd, struct out *o)
+{
+	struct cursor c;
+	char t[4096];
+	uint32_t nr, i, node;
+	uint64_t total, freem;
+	const char *s;
+
+	if (!section(pd, HEADER_NUMA_TOPOLOGY, &c))
+		return;
+	nr = cursor_u32(&c);
+	for (i = 0; i < nr && cursor_ok(&c); i++) {
+		node = cursor_u32(&c);
+		total = cursor_u64(&c);
+		freem = cursor_u64(&c);
+		s = str(&c, t, sizeof(t));
+		if (s == NULL)
+			break;
+		put(o, "# node%u meminfo  : total = %" PRIu64 " kB, free = %"
+		    PRIu64 " kB\n", node, total, freem);
+		put(o, "# node%u cpu list : %s\n", node, s);
+	}
+	if (!cursor_ok(&c))
+		bad(o, "numa topology", &c);
+}
+
+static void
+pmu_mappings(const struct perfdata *pd, struct out *o)
+{
+	struct cursor c;
+	char t[4096];
+	uint32_t nr, i, type;
+	const char *s;
+
+	if (!section(pd, HEADER_PMU_MAPPINGS, &c))
+		return;
+	nr = cursor_u32(&c);
+	if (nr == 0) {
+		put(o, "# pmu mappings: not available\n");
+		return;
+	}
+	put(o, "# pmu mappings: ");
+	for (i = 0; i < nr; i++) {
+		type = cursor_u32(&c);
+		s = str(&c, t, sizeof(t));
+		if (s == NULL)
+			break;
+		put(o, "%s%s = %u", i ? ", " : "", s, type);
+	}
+	put(o, "\n");
+	if (!cursor_ok(&c))
+		bad(o, "pmu mappings", &c);
+}
+
+static void
+group_desc(const struct perfdata *pd, struct out *o)
+{
+	struct cursor c;
+	char t[4096];
+	uint32_t nr, i, leader, members, k;
+	const char *s;
+
+	if (!section(pd, HEADER_GROUP_DESC, &c))
+		return;
+	nr = cursor_u32(&c);
+	for (i = 0; i < nr; i++) {
+		s = str(&c, t, sizeof(t));
+		leader = cursor_u32(&c);
+		members = cursor_u32(&c);
+		if (s == NULL || !cursor_ok(&c))
+			break;
+		if (members < 2 || leader >= pd->nr_attrs)
+			continue;
+		put(o, "# group: %s{", strcmp(s, "{anon_group}") ? s : "");
+		for (k = 0; k < members && leader + k < pd->nr_attrs; k++)
+			put(o, "%s%s", k ? "," : "", pd->attrs[leader + k].name);
+		put(o, "}\n");
+	}
+	if (!cursor_ok(&c))
+		bad(o, "group desc", &c);
+}
+
+static void
+cache(const struct perfdata *pd, struct out *o)
+{
+	struct cursor c;
+	char ty[256], sz[256], map[4096];
+	uint32_t cnt, i, level;
+	const char *a, *b, *m;
+
+	if (!section(pd, HEADER_CACHE, &c))
+		return;
+	(void)cursor_u32(&c);	/* version */
+	cnt = cursor_u32(&c);
+	put(o, "# CPU cache info:\n");
+	for (i = 0; i < cnt; i++) {
+		level = cursor_u32(&c);
+		(void)cursor_u32(&c);	/* line size */
+		(void)cursor_u32(&c);	/* sets */
+		(void)cursor_u32(&c);	/* ways */
+		a = str(&c, ty, sizeof(ty));
+		b = str(&c, sz, sizeof(sz));
+		m = str(&c, map, sizeof(map));
+		if (a == NULL || b == NULL || m == NULL)
+			break;
+		put(o, "#  L%d %-15s %8s [%s]\n", (int)level, a, b, m);
+	}
+	if (!cursor_ok(&c))
+		bad(o, "cache", &c);
+}
+
+/* perf's unit_number__scnprintf: 1024-based, "24G". */
+static void
+unit(char *buf, size_t size, uint64_t n)
+{
+	static const char units[] = "BKMGTPE";
+	int i = 0;
+
+	while (n / 1024 > 1 && i < 6) {
+		n /= 1024;
+		i++;
+	}
+	snprintf(buf, size, "%" PRIu64 "%c", n, units[i]);
+}
+
+static void
+mem_topology(const struct perfdata *pd, struct out *o)
+{
+	struct cursor c;
+	uint64_t bsize, nr, i, node, bits, w, k, set;
+	char sz[32];
+
+	if (!section(pd, HEADER_MEM_TOPOLOGY, &c))
+		return;
+	(void)cursor_u64(&c);	/* version */
+	bsize = cursor_u64(&c);
+	nr = cursor_u64(&c);
+	if (!cursor_ok(&c))
+		goto bad;
+	put(o, "# memory nodes (nr %d, block size 0x%llx):\n", (int)nr,
+	    (unsigned long long)bsize);
+	for (i = 0; i < nr && cursor_ok(&c); i++) {
+		uint64_t words, run_start = 0, prev = 0;
+		int in_run = 0, first = 1;
+		const unsigned char *bm;
+		char list[4096];
+		size_t ll = 0;
+
+		node = cursor_u64(&c);
+		(void)cursor_u64(&c);	/* the node's size... */
+		bits = cursor_u64(&c);	/* ...and its bitmap's, in bits */
+		words = (bits + 63) / 64;
+		if (!cursor_ok(&c) || words > cursor_left(&c) / 8)
+			goto bad;
+		bm = c.base + c.pos;
+		set = 0;
+		list[0] = '\0';
+		/* the bitmap as perf's bitmap_scnprintf: "0-23,32-199" */
+		for (k = 0; k <= bits; k++) {
+			int on = 0;
+
+			if (k < bits) {
+				w = load64(bm + (k / 64) * 8, pd->big_endian);
+				on = (w >> (k % 64)) & 1;
+			}
+			if (on) {
+				set++;
+				if (!in_run) {
+					run_start = k;
+					in_run = 1;
+				}
+				prev = k;
+			} else if (in_run) {
+				in_run = 0;
+				if (ll < sizeof(list) - 64) {
+					if (run_start == prev)
+						ll += (size_t)snprintf(list + ll,
+							sizeof(list) - ll,
+							"%s%" PRIu64,
+							first ? "" : ",",
+							run_start);
+					else
+						ll += (size_t)snprintf(list + ll,
+							sizeof(list) - ll,
+							"%s%" PRIu64 "-%" PRIu64,
+							first ? "" : ",",
+							run_start, prev);
+				}
+				first = 0;
+			}
+		}
+		cursor_skip(&c, (size_t)words * 8);
+		unit(sz, sizeof(sz), bsize * set);
+		put(o, "#  %3" PRIu64 " [%s]: %s\n", node, sz, list);
+	}
+	if (cursor_ok(&c))
+		return;
+bad:
+	bad(o, "memory topology", &c);
+}
+
+static void
+cpu_pmu_caps(const struct perfdata *pd, struct out *o)
+{
+	struct cursor c;
+	char n[1024], v[1024];
+	uint32_t nr, i;
+	const char *a, *b;
+
+	if (!section(pd, HEADER_CPU_PMU_CAPS, &c))
+		return;
+	nr = cursor_u32(&c);
+	if (nr == 0) {
+		put(o, "# cpu pmu capabilities: not available\n");
+		return;
+	}
+	put(o, "# cpu pmu capabilities: ");
+	for (i = 0; i < nr; i++) {
+		a = str(&c, n, sizeof(n));
+		b = str(&c, v, sizeof(v));
+		if (a == NULL || b == NULL)
+			break;
+		put(o, "%s%s=%s", i ? ", " : "", a, b);
+	}
+	put(o, "\n");
+	if (!cursor_ok(&c))
+		bad(o, "cpu pmu caps", &c);
+}
+
+static void
+hybrid_topology(const struct perfdata *pd, struct out *o)
+{
+	struct cursor c;
+	char n[1024], cpus[4096];
+	uint32_t nr, i;
+	const char *a, *b;
+
+	if (!section(pd, HEADER_HYBRID_TOPOLOGY, &c))
+		return;
+	nr = cursor_u32(&c);
+	put(o, "# hybrid cpu system:\n");
+	for (i = 0; i < nr; i++) {
+		a = str(&c, n, sizeof(n));
+		b = str(&c, cpus, sizeof(cpus));
+		if (a == NULL || b == NULL)
+			break;
+		put(o, "# %s cpu list : %s\n", a, b);
+	}
+	if (!cursor_ok(&c))
+		bad(o, "hybrid topology", &c);
+}
+
+/* PMU_CAPS: per PMU its capabilities (name, value), then its name. */
+static void
+pmu_caps(const struct perfdata *pd, struct out *o)
+{
+	struct cursor c;
+	char n[1024], v[1024], caps[8192];
+	uint32_t npmu, ncaps, i, k;
+	const char *a, *b;
+	size_t cl;
+
+	if (!section(pd, HEADER_PMU_CAPS, &c))
+		return;
+	npmu = cursor_u32(&c);
+	for (i = 0; i < npmu && cursor_ok(&c); i++) {
+		ncaps = cursor_u32(&c);
+		cl = 0;
+		caps[0] = '\0';
+		for (k = 0; k < ncaps; k++) {
+			a = str(&c, n, sizeof(n));
+			b = str(&c, v, sizeof(v));
+			if (a == NULL || b == NULL)
+				break;
+			if (cl < sizeof(caps) - 1)
+				cl += (size_t)snprintf(caps + cl, sizeof(caps) - cl,
+						       "%s%s=%s", k ? ", " : "",
+						       a, b);
+		}
+		a = str(&c, n, sizeof(n));
+		if (a == NULL)
+			break;
+		put(o, "# %s pmu capabilities: %s\n", a, caps);
+	}
+	if (!cursor_ok(&c))
+		bad(o, "pmu caps", &c);
+}
+
+/* BPF_BTF: count, then per BTF object its id, size and data. */
+static void
+bpf_btf(const struct perfdata *pd, struct out *o)
+{
+	struct cursor c;
+	uint32_t nr, i, id, size;
+
+	if (!section(pd, HEADER_BPF_BTF, &c))
+		return;
+	nr = cursor_u32(&c);
+	for (i = 0; i < nr && cursor_ok(&c); i++) {
+		id = cursor_u32(&c);
+		size = cursor_u32(&c);
+		if (!cursor_ok(&c) || !cursor_skip(&c, size))
+			break;
+		put(o, "# btf info of id %u\n", id);
+	}
+	if (!cursor_ok(&c))
+		bad(o, "bpf btf", &c);
+}
+
+static const char *const upper_names[HEADER_LAST_FEATURE] = {
+	[HEADER_TRACING_DATA] = "TRACING_DATA",
+	[HEADER_BUILD_ID] = "BUILD_ID",
+	[HEADER_HOSTNAME] = "HOSTNAME",
+	[HEADER_OSRELEASE] = "OSRELEASE",
+	[HEADER_VERSION] = "VERSION",
+	[HEADER_ARCH] = "ARCH",
+	[HEADER_NRCPUS] = "NRCPUS",
+	[HEADER_CPUDESC] = "CPUDESC",
+	[HEADER_CPUID] = "CPUID",
+	[HEADER_TOTAL_MEM] = "TOTAL_MEM",
+	[HEADER_CMDLINE] = "CMDLINE",
+	[HEADER_EVENT_DESC] = "EVENT_DESC",
+	[HEADER_CPU_TOPOLOGY] = "CPU_TOPOLOGY",
+	[HEADER_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
+	[HEADER_BRANCH_STACK] = "BRANCH_STACK",
+	[HEADER_PMU_MAPPINGS] = "PMU_MAPPINGS",
+	[HEADER_GROUP_DESC] = "GROUP_DESC",
+	[HEADER_AUXTRACE] = "AUXTRACE",
+	[HEADER_STAT] = "STAT",
+	[HEADER_CACHE] = "CACHE",
+	[HEADER_SAMPLE_TIME] = "SAMPLE_TIME",
+	[HEADER_MEM_TOPOLOGY] = "MEM_TOPOLOGY",
+	[HEADER_CLOCKID] = "CLOCKID",
+	[HEADER_DIR_FORMAT] = "DIR_FORMAT",
+	[HEADER_BPF_PROG_INFO] = "BPF_PROG_INFO",
+	[HEADER_BPF_BTF] = "BPF_BTF",
+	[HEADER_COMPRESSED] = "COMPRESSED",
+	[HEADER_CPU_PMU_CAPS] = "CPU_PMU_CAPS",
+	[HEADER_CLOCK_DATA] = "CLOCK_DATA",
+	[HEADER_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY",
+	[HEADER_PMU_CAPS] = "PMU_CAPS",
+};
+
+int
+featinfo_text(const struct perfdata *pd, char **buf, size_t *len)
+{
+	struct out o = { buf, len, 0 };
+	const uint64_t *f = pd->info.features;
+	struct cursor c;
+	unsigned bit;
+
+#define HAS(b) ((f[(b) / 64] >> ((b) % 64)) & 1)
+	put(&o, "# header version : 1\n");
+	cpu_topology(pd, &o);
+	numa_topology(pd, &o);
+	if (HAS(HEADER_BRANCH_STACK))
+		put(&o, "# contains samples with branch stack\n");
+	pmu_mappings(pd, &o);
+	group_desc(pd, &o);
+	if (HAS(HEADER_AUXTRACE))
+		put(&o, "# contains AUX area data (e.g. instruction trace)\n");
+	if (HAS(HEADER_STAT))
+		put(&o, "# contains stat data\n");
+	cache(pd, &o);
+	mem_topology(pd, &o);
+	if (section(pd, HEADER_DIR_FORMAT, &c)) {
+		uint64_t v = cursor_u64(&c);
+
+		if (cursor_ok(&c))
+			put(&o, "# directory data version : %" PRIu64 "\n", v);
+	}
+	bpf_btf(pd, &o);
+	cpu_pmu_caps(pd, &o);
+	hybrid_topology(pd, &o);
+	pmu_caps(pd, &o);
+	put(&o, "# missing features: ");
+	for (bit = 1; bit < HEADER_LAST_FEATURE; bit++)
+		if (!HAS(bit) && upper_names[bit] != NULL)
+			put(&o, "%s ", upper_names[bit]);
+	put(&o, "\n");
+#undef HAS
+	return o.failed ? -1 : 0;
+}
