@@ -154,6 +154,39 @@ static const struct {
 	{ 4, false }, { 4, true }, { 8, false }, { 8, true },
 };
 
+static bool
+starts(const unsigned char *buf, size_t len, const char *text)
+{
+	size_t n = strlen(text);
+
+	return len >= n && memcmp(buf, text, n) == 0;
+}
+
+const char *
+cpuprof_neighbour(const unsigned char *buf, size_t len)
+{
+	if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
+		return "gzip-compressed data";
+	if (starts(buf, len, "heap profile:") ||
+	    starts(buf, len, "heap_v2/"))
+		return "a heap profile (text), not a CPU profile";
+	if (starts(buf, len, "--- heapz") || starts(buf, len, "--- heap"))
+		return "a heap profile (pprof's raw form), not a CPU profile";
+	if (starts(buf, len, "--- contention") ||
+	    starts(buf, len, "--- contentionz"))
+		return "a contention profile, not a CPU profile";
+	if (starts(buf, len, "--- symbol"))
+		return "perl pprof's raw form (--- symbol, --- profile: "
+		       "google-pprof --raw), not a binary CPU profile";
+	if (starts(buf, len, "--- threadz"))
+		return "a thread dump (--- threadz), not a CPU profile";
+	/* profile.proto starts with field 1 (sample_type), a message */
+	if (len >= 2 && buf[0] == 0x0a && buf[1] != 0)
+		return "a protobuf profile (pprof's profile.proto), not a "
+		       "legacy gperftools CPU profile";
+	return NULL;
+}
+
 static int
 bad_header(const unsigned char *buf, size_t len, struct p2g_error *err)
 {

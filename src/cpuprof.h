@@ -40,6 +40,13 @@ int cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 		 struct p2g_error *err);
 
 /*
+ * What the LEN bytes at BUF are if they are a neighbouring format rather
+ * than a legacy CPU profile (gzip data, a heap or contention profile,
+ * perl pprof's raw form, a protobuf profile), or NULL.
+ */
+const char *cpuprof_neighbour(const unsigned char *buf, size_t len);
+
+/*
  * Check one maps line (without its newline) as Go and perl pprof read it.
  * NULL for a line they read as meant: blank, a mapping line that starts
  * with an address range (/proc/maps or the brief form), or a key=value

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cpuprof.h"
+#include "gzbuf.h"
 #include "message.h"
 
 /* Largest file read into memory; profiles are far smaller. */
@@ -32,6 +33,9 @@ usage(void)
 "trailer 0,1,0, and maps lines that parse and are shorter than 64 KiB.\n"
 "Slot width (32 or 64 bits) and byte order come from the header.  The\n"
 "first defect of a file is reported as 'FILE: offset 0xHEX: problem'.\n"
+"A gzip-compressed profile is read inflated, as pprof reads it; a heap\n"
+"or contention profile, perl pprof's raw form and a protobuf profile are\n"
+"named as such (exit status 1).\n"
 "\n"
 "  -d, --dump      print each valid FILE in canonical text form: the\n"
 "                  header, one line per record (count, then the leaf-first\n"
@@ -102,6 +106,39 @@ fail:
 		close(fd);
 	free(b);
 	return -1;
+}
+
+/* Profiles this large are not CPU profiles: the bound on gzip input. */
+#define MAX_INFLATED ((size_t)512 << 20)
+
+/*
+ * A gzip-compressed profile is read as pprof reads it, inflated; a
+ * neighbouring format (heap profile, perl pprof's raw form, protobuf) is
+ * named rather than reported as a bad header.
+ */
+static int
+unwrap(unsigned char **buf, size_t *len, struct p2g_error *err)
+{
+	const char *what = cpuprof_neighbour(*buf, *len);
+	bool gz = false;
+
+	if (what != NULL && (*buf)[0] == 0x1f) {
+		unsigned char *out;
+		size_t n;
+
+		if (gzbuf_inflate(*buf, *len, MAX_INFLATED, &out, &n,
+				  err) < 0)
+			return -1;
+		free(*buf);
+		*buf = out;
+		*len = n;
+		gz = true;
+		what = cpuprof_neighbour(*buf, *len);
+	}
+	if (what != NULL)
+		return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET, "%s%s",
+				what, gz ? " (gzip-compressed)" : "");
+	return 0;
 }
 
 static void
@@ -208,6 +245,7 @@ main(int argc, char **argv)
 		p2g_error_clear(&err);
 		profile_init(&p);
 		if (read_file(argv[i], &buf, &len, &err) < 0 ||
+		    unwrap(&buf, &len, &err) < 0 ||
 		    cpuprof_read(buf, len, &p, &err) < 0) {
 			st = p2g_exit_status(err.status);
 			if (!message_quiet)
