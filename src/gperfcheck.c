@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include "cpuprof.h"
 #include "gzbuf.h"
+#include "profcheck.h"
 #include "message.h"
 
 /* Largest file read into memory; profiles are far smaller. */
@@ -27,6 +29,7 @@ static void
 usage(void)
 {
 	printf("Usage: %s [OPTIONS] FILE...\n"
+"       %s --compare [--tolerance P] A B\n"
 "Check that each FILE is a gperftools CPU profile that Go pprof and\n"
 "google-pprof read as its writer meant: header 0,3,0,period,0 with a\n"
 "period above 0, records with a count and at least one PC, no PC 0, the\n"
@@ -41,14 +44,33 @@ usage(void)
 "                  header, one line per record (count, then the leaf-first\n"
 "                  PCs in hex), the trailer and the maps lines\n"
 "  -s, --summary   print a one-line summary of each valid FILE\n"
-"  -q, --quiet     print nothing, not even errors; use the exit status\n"
+"  -q, --quiet     print nothing, not even errors or warnings; use the\n"
+"                  exit status\n"
+"\n"
+"Assertions (a FILE that fails one makes the exit status 1):\n"
+"      --min-samples N  at least N samples\n"
+"      --max-samples N  at most N samples\n"
+"      --period-us N    a sampling period of N microseconds\n"
+"\n"
+"Comparison:\n"
+"      --compare        FILE A and FILE B hold the same stacks with the\n"
+"                       same counts (identical stacks summed) and the\n"
+"                       same period; else exit status 1 and the first\n"
+"                       difference\n"
+"      --tolerance P    with --compare: a stack's counts may differ by\n"
+"                       P%% of the larger\n"
+"\n"
+"Warnings, for what one pprof or the other mishandles, never change the\n"
+"exit status: a second frame (nearly) all records share, records that\n"
+"repeat a stack, maps paths with a space, PCs in no executable mapping.\n"
 "  -h, --help      print this help and exit\n"
 "  -V, --version   print the version and exit\n"
 "\n"
-"Exit status: 0 every FILE is valid, 1 some FILE is invalid, 2 trouble\n"
-"(usage, I/O, memory).\n"
+"Exit status: 0 every FILE is valid (and passes the assertions; with\n"
+"--compare: A and B agree), 1 some FILE is invalid or unsupported or\n"
+"fails an assertion (A and B differ), 2 trouble (usage, I/O, memory).\n"
 "\n"
-"Report bugs to: %s\n", progname, PACKAGE_BUGREPORT);
+"Report bugs to: %s\n", progname, progname, PACKAGE_BUGREPORT);
 	message_exit(0);
 }
 
@@ -190,23 +212,223 @@ summary(const char *file, const struct profile *p)
 	       profile_samples(p), p->nrecs, depth, lines);
 }
 
+static const char *
+display_name(const char *arg)
+{
+	return strcmp(arg, "-") == 0 ? "(standard input)" : arg;
+}
+
+/* Read, unwrap and check FILE into P (*BUF holds the bytes P refers to:
+ * free it after P). */
+static int
+load(const char *file, struct profile *p, unsigned char **buf,
+     struct p2g_error *err)
+{
+	size_t len = 0;
+
+	p2g_error_clear(err);
+	*buf = NULL;
+	if (read_file(file, buf, &len, err) < 0 ||
+	    unwrap(buf, &len, err) < 0 ||
+	    cpuprof_read(*buf, len, p, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* What one pprof or the other mishandles; never an error. */
+static void
+warnings(const char *name, const struct profile *p)
+{
+	struct profcheck_notes n;
+
+	if (profcheck_notes(p, &n) < 0) {
+		message_warning(name, P2G_NO_OFFSET,
+				"out of memory for the warnings");
+		return;
+	}
+	if (n.perl_strips)
+		message_warning(name, P2G_NO_OFFSET,
+				"every record has the second frame 0x%" PRIx64
+				": google-pprof removes it (unless run with "
+				"--no-auto-signal-frm), Go pprof too",
+				n.second_pc);
+	else if (n.go_strips)
+		message_warning(name, P2G_NO_OFFSET,
+				"%zu of %zu records share the second frame 0x%"
+				PRIx64 ": Go pprof removes it", n.second_records,
+				p->nrecs, n.second_pc);
+	if (n.duplicate_records)
+		message_warning(name, P2G_NO_OFFSET,
+				"%zu records repeat the stack of an earlier "
+				"record", n.duplicate_records);
+	if (n.space_paths)
+		message_warning(name, P2G_NO_OFFSET,
+				"%zu maps lines have a path with a space, "
+				"which Go pprof cuts at the space",
+				n.space_paths);
+	if (n.exec_maps > 0 && n.pcs_unmapped > 0)
+		message_warning(name, P2G_NO_OFFSET,
+				"%" PRIu64 " of %" PRIu64 " PCs (counted by "
+				"samples) are in no executable mapping: pprof "
+				"cannot symbolize them", n.pcs_unmapped, n.pcs);
+}
+
+/* An assertion that failed: "gperfcheck: FILE: what". */
+static void
+assert_fail(const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+assert_fail(const char *name, const char *fmt, ...)
+{
+	struct p2g_error e;
+	va_list ap;
+
+	p2g_error_clear(&e);
+	e.status = P2G_INVALID;
+	e.offset = P2G_NO_OFFSET;
+	va_start(ap, fmt);
+	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
+	va_end(ap);
+	if (!message_quiet)
+		message_error(name, &e);
+}
+
+struct asserts {
+	uint64_t min_samples, max_samples, period_us;
+	bool have_min, have_max, have_period;
+};
+
+/* The --min-samples, --max-samples and --period-us assertions; false
+ * (with a message) when one fails. */
+static bool
+assertions(const char *name, const struct profile *p,
+	   const struct asserts *as)
+{
+	uint64_t n = profile_samples(p);
+	bool ok = true;
+
+	if (as->have_min && n < as->min_samples) {
+		assert_fail(name, "%" PRIu64 " samples, fewer than "
+			     "--min-samples %" PRIu64, n, as->min_samples);
+		ok = false;
+	}
+	if (as->have_max && n > as->max_samples) {
+		assert_fail(name, "%" PRIu64 " samples, more than "
+			     "--max-samples %" PRIu64, n, as->max_samples);
+		ok = false;
+	}
+	if (as->have_period && p->period_us != as->period_us) {
+		assert_fail(name, "the period is %" PRIu64 " us, not "
+			     "--period-us %" PRIu64, p->period_us,
+			     as->period_us);
+		ok = false;
+	}
+	return ok;
+}
+
+/* --compare A B: 0 equal, 1 different (the first difference shown), 2
+ * trouble. */
+static int
+do_compare(const char *fa, const char *fb, double tolerance)
+{
+	struct profile a, b;
+	unsigned char *ba = NULL, *bb = NULL;
+	struct p2g_error err;
+	struct profcheck_diff d;
+	int ret = 2;
+	uint64_t j;
+
+	profile_init(&a);
+	profile_init(&b);
+	if (load(fa, &a, &ba, &err) < 0) {
+		message_error(display_name(fa), &err);
+		ret = err.status == P2G_INVALID || err.status ==
+			P2G_UNSUPPORTED ? 1 : 2;
+		goto out;
+	}
+	if (load(fb, &b, &bb, &err) < 0) {
+		message_error(display_name(fb), &err);
+		ret = err.status == P2G_INVALID || err.status ==
+			P2G_UNSUPPORTED ? 1 : 2;
+		goto out;
+	}
+	if (profcheck_compare(&a, &b, tolerance, &d) < 0) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		goto out;
+	}
+	if (d.equal && a.period_us == b.period_us) {
+		if (!message_quiet)
+			printf("%s and %s: the same %zu stacks, %" PRIu64
+			       " and %" PRIu64 " samples\n", display_name(fa),
+			       display_name(fb), d.stacks_a,
+			       profile_samples(&a), profile_samples(&b));
+		ret = 0;
+		goto out;
+	}
+	ret = 1;
+	if (message_quiet)
+		goto out;
+	if (a.period_us != b.period_us) {
+		printf("period: %" PRIu64 " us in %s, %" PRIu64 " us in %s\n",
+		       a.period_us, display_name(fa), b.period_us,
+		       display_name(fb));
+		if (d.equal)
+			goto out;
+	}
+	printf("first difference: stack");
+	for (j = 0; j < d.n && d.pcs != NULL; j++)
+		printf(" 0x%" PRIx64, d.pcs[j]);
+	printf(": %" PRIu64 " samples in %s, %" PRIu64 " in %s\n", d.count_a,
+	       display_name(fa), d.count_b, display_name(fb));
+out:
+	profile_release(&a);
+	profile_release(&b);
+	free(ba);
+	free(bb);
+	return ret;
+}
+
+/* A non-negative integer option argument. */
+static uint64_t
+number(const char *opt, const char *arg)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*arg == '-' || end == arg || *end != '\0' || errno != 0)
+		message_usage("%s: '%s' is not a non-negative integer", opt,
+			      arg);
+	return v;
+}
+
 int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
+		{ "min-samples", required_argument, NULL, 'm' },
+		{ "max-samples", required_argument, NULL, 'M' },
+		{ "period-us", required_argument, NULL, 'P' },
+		{ "compare", no_argument, NULL, 'C' },
+		{ "tolerance", required_argument, NULL, 'T' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool do_dump = false, do_summary = false;
+	bool do_dump = false, do_summary = false, compare = false;
+	double tolerance = 0;
+	struct asserts as;
 	int c, ret = 0, i;
 
 	progname = "gperfcheck";
+	memset(&as, 0, sizeof(as));
 	opterr = 0;	/* our own messages, with our own prefix */
-	while ((c = getopt_long(argc, argv, ":dsqhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":dsqhVm:M:P:CT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			do_dump = true;
@@ -214,6 +436,35 @@ main(int argc, char **argv)
 		case 's':
 			do_summary = true;
 			break;
+		case 'm':
+			as.min_samples = number("--min-samples", optarg);
+			as.have_min = true;
+			break;
+		case 'M':
+			as.max_samples = number("--max-samples", optarg);
+			as.have_max = true;
+			break;
+		case 'P':
+			as.period_us = number("--period-us", optarg);
+			as.have_period = true;
+			break;
+		case 'C':
+			compare = true;
+			break;
+		case 'T': {
+			char *end;
+
+			errno = 0;
+			tolerance = strtod(optarg, &end);
+			if (end != optarg && *end == '%')
+				end++;
+			if (end == optarg || *end != '\0' || errno != 0 ||
+			    tolerance < 0 || tolerance > 100)
+				message_usage("--tolerance: '%s' is not a "
+					      "percentage from 0 to 100",
+					      optarg);
+			break;
+		}
 		case 'q':
 			message_quiet = true;
 			break;
@@ -233,26 +484,31 @@ main(int argc, char **argv)
 	if (optind == argc)
 		message_usage("no FILE given");
 
+	if (compare) {
+		if (argc - optind != 2)
+			message_usage("--compare takes exactly two FILEs");
+		message_exit(do_compare(argv[optind], argv[optind + 1],
+					tolerance));
+	}
 	for (i = optind; i < argc; i++) {
-		const char *name = strcmp(argv[i], "-") == 0
-					   ? "(standard input)" : argv[i];
+		const char *name = display_name(argv[i]);
 		struct p2g_error err;
 		struct profile p;
 		unsigned char *buf = NULL;
-		size_t len = 0;
 		int st;
 
-		p2g_error_clear(&err);
 		profile_init(&p);
-		if (read_file(argv[i], &buf, &len, &err) < 0 ||
-		    unwrap(&buf, &len, &err) < 0 ||
-		    cpuprof_read(buf, len, &p, &err) < 0) {
+		if (load(argv[i], &p, &buf, &err) < 0) {
 			st = p2g_exit_status(err.status);
 			if (!message_quiet)
 				message_error(name, &err);
 			if (st > ret)
 				ret = st;
 		} else {
+			if (!message_quiet)
+				warnings(name, &p);
+			if (!assertions(name, &p, &as) && ret < 1)
+				ret = 1;
 			if (do_summary)
 				summary(name, &p);
 			if (do_dump && argc - optind > 1)

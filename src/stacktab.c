@@ -72,6 +72,29 @@ grow_slots(struct stacktab *t)
 	return 0;
 }
 
+const struct stack_entry *
+stacktab_find(const struct stacktab *t, uint32_t ev, uint32_t space,
+	      const uint64_t *pcs, uint32_t n)
+{
+	uint64_t h;
+	size_t j;
+
+	if (t->nslots == 0)
+		return NULL;
+	h = stack_hash(ev, space, pcs, n);
+	j = (size_t)h & (t->nslots - 1);
+	while (t->slots[j] != 0) {
+		const struct stack_entry *e = &t->entries[t->slots[j] - 1];
+
+		if (e->hash == h && e->space == space && e->ev == ev &&
+		    e->n == n &&
+		    memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0)
+			return e;
+		j = (j + 1) & (t->nslots - 1);
+	}
+	return NULL;
+}
+
 int
 stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 	     const uint64_t *pcs, uint32_t n, uint64_t count, uint64_t period)

@@ -41,6 +41,11 @@ int stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 		 const uint64_t *pcs, uint32_t n, uint64_t count,
 		 uint64_t period);
 
+/* The entry of stack PCS[0..N) of event EV in SPACE, or NULL. */
+const struct stack_entry *stacktab_find(const struct stacktab *t,
+					uint32_t ev, uint32_t space,
+					const uint64_t *pcs, uint32_t n);
+
 /* The PCs of entry E. */
 static inline const uint64_t *
 stacktab_pcs(const struct stacktab *t, const struct stack_entry *e)

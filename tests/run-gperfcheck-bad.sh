@@ -57,7 +57,9 @@ while read -r file status offset; do
 		[ "$offset" = - ] || hard_error "valid $file with an offset in the table"
 		exp=$(testfile gperf/$file.dump)
 		check_exit 0 "$GPERFCHECK" "$path"
-		[ ! -s out ] && [ ! -s err ] || fail "$file: gperfcheck printed something"
+		# nothing but warnings (which never change the exit status)
+		[ ! -s out ] && ! grep -v ': warning: ' err > /dev/null ||
+			fail "$file: gperfcheck printed something"
 		check_exit 0 "$GPERFCHECK" --dump "$path"
 		compare_text "$exp" out "gperfcheck --dump $file"
 		gperf_ref_dump "$path" > ref

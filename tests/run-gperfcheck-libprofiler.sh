@@ -31,7 +31,9 @@ for prof in "$TESTDATA"/*.prof; do
 	n=$((n + 1))
 
 	check_exit 0 "$GPERFCHECK" "$prof"
-	[ ! -s out ] && [ ! -s err ] || fail "$name.prof: gperfcheck printed something"
+	# nothing but warnings (which never change the exit status)
+	[ ! -s out ] && ! grep -v ': warning: ' err > /dev/null ||
+		fail "$name.prof: gperfcheck printed something"
 	check_exit 0 "$GPERFCHECK" -q "$prof"
 	check_exit 0 "$GPERFCHECK" --dump "$prof"
 	mv out $name.dump

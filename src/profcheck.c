@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/* Warnings and comparison of profiles: see profcheck.h. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profcheck.h"
+#include "stacktab.h"
+
+static int
+cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+struct range {
+	uint64_t lo, hi;
+};
+
+/* The executable ranges of the maps text, as pprof reads its lines
+ * ("start-end perms ..."; lines without perms count as executable). */
+static struct range *
+exec_ranges(const char *maps, size_t *n, size_t *spaces)
+{
+	struct range *v = NULL, *nv;
+	const char *s = maps, *nl;
+	size_t cap = 0;
+
+	*n = 0;
+	*spaces = 0;
+	for (; s != NULL && *s != '\0'; s = nl ? nl + 1 : NULL) {
+		unsigned long long lo, hi;
+		char perms[16] = "x", dev[32] = "", line[4096];
+		unsigned long long off, ino;
+		int used = 0, k;
+		size_t len;
+
+		nl = strchr(s, '\n');
+		len = nl ? (size_t)(nl - s) : strlen(s);
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		memcpy(line, s, len);
+		line[len] = '\0';
+		k = sscanf(line, "%llx-%llx %15s %llx %31s %llu %n", &lo, &hi,
+			   perms, &off, dev, &ino, &used);
+		if (k < 2)
+			continue;
+		if (k >= 6 && used > 0 && strchr(dev, ':') != NULL &&
+		    strchr(line + used, ' ') != NULL)
+			(*spaces)++;
+		if (k >= 3 && perms[0] != '(' && strchr(perms, 'x') == NULL &&
+		    strspn(perms, "-rwxps") == strlen(perms))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (nv == NULL) {
+				free(v);
+				return NULL;
+			}
+			v = nv;
+		}
+		v[*n].lo = lo;
+		v[*n].hi = hi;
+		(*n)++;
+	}
+	if (v == NULL)
+		v = malloc(sizeof(*v));
+	return v;
+}
+
+int
+profcheck_notes(const struct profile *p, struct profcheck_notes *n)
+{
+	uint64_t *second = NULL;
+	struct stacktab t;
+	struct range *r;
+	size_t i, k, ns = 0, nr;
+	uint64_t j;
+
+	memset(n, 0, sizeof(*n));
+	stacktab_init(&t);
+	second = malloc((p->nrecs + 1) * sizeof(*second));
+	r = exec_ranges(p->maps, &nr, &n->space_paths);
+	if (second == NULL || r == NULL)
+		goto nomem;
+	n->exec_maps = nr;
+	for (i = 0; i < p->nrecs; i++) {
+		const struct profile_record *rec = &p->recs[i];
+		const uint64_t *pcs = p->pcs + rec->off;
+
+		if (rec->n >= 2)
+			second[ns++] = pcs[1];
+		if (stacktab_add(&t, 0, 0, pcs, (uint32_t)rec->n, 1, 0) < 0)
+			goto nomem;
+		for (j = 0; j < rec->n && nr > 0; j++) {
+			bool in = false;
+
+			/* pprof looks up return addresses - 1 */
+			uint64_t a = j ? pcs[j] - 1 : pcs[j];
+
+			for (k = 0; k < nr && !in; k++)
+				in = a >= r[k].lo && a < r[k].hi;
+			n->pcs += rec->count;
+			if (!in)
+				n->pcs_unmapped += rec->count;
+		}
+	}
+	n->duplicate_records = p->nrecs - t.nr;
+	qsort(second, ns, sizeof(*second), cmp_u64);
+	for (i = 0; i < ns; i = k) {
+		for (k = i; k < ns && second[k] == second[i]; k++)
+			;
+		if (k - i > n->second_records) {
+			n->second_records = k - i;
+			n->second_pc = second[i];
+		}
+	}
+	/* Go pprof's rule (legacy_profile.go): a second frame shared by
+	 * at least N - N/32 of the N records is taken for a signal frame */
+	n->go_strips = p->nrecs > 0 &&
+		       n->second_records >= p->nrecs - p->nrecs / 32;
+	n->perl_strips = p->nrecs > 0 && n->second_records == p->nrecs;
+	free(second);
+	free(r);
+	stacktab_release(&t);
+	return 0;
+nomem:
+	free(second);
+	free(r);
+	stacktab_release(&t);
+	return -1;
+}
+
+static int
+sum_stacks(const struct profile *p, struct stacktab *t)
+{
+	size_t i;
+
+	for (i = 0; i < p->nrecs; i++)
+		if (stacktab_add(t, 0, 0, p->pcs + p->recs[i].off,
+				 (uint32_t)p->recs[i].n, p->recs[i].count,
+				 0) < 0)
+			return -1;
+	return 0;
+}
+
+/* The count of stack PCS[0..N) in T, 0 if absent. */
+static uint64_t
+count_in(const struct stacktab *t, const uint64_t *pcs, uint64_t n)
+{
+	const struct stack_entry *e = stacktab_find(t, 0, 0, pcs, (uint32_t)n);
+
+	return e ? e->count : 0;
+}
+
+static bool
+differ(uint64_t a, uint64_t b, double tolerance)
+{
+	uint64_t hi = a > b ? a : b, d = a > b ? a - b : b - a;
+
+	return (double)d > (double)hi * tolerance / 100.0;
+}
+
+int
+profcheck_compare(const struct profile *a, const struct profile *b,
+		  double tolerance, struct profcheck_diff *d)
+{
+	struct stacktab ta, tb;
+	const struct stack_entry *e = NULL;
+	size_t i;
+	int ret = -1;
+
+	memset(d, 0, sizeof(*d));
+	d->equal = true;
+	stacktab_init(&ta);
+	stacktab_init(&tb);
+	if (sum_stacks(a, &ta) < 0 || sum_stacks(b, &tb) < 0)
+		goto out;
+	d->stacks_a = ta.nr;
+	d->stacks_b = tb.nr;
+	/* every stack of A against B, in A's order; then those of B that
+	 * A lacks */
+	for (i = 0; i < ta.nr && d->equal; i++) {
+		uint64_t cb;
+
+		e = &ta.entries[i];
+		cb = count_in(&tb, stacktab_pcs(&ta, e), e->n);
+		if (differ(e->count, cb, tolerance)) {
+			d->equal = false;
+			d->count_a = e->count;
+			d->count_b = cb;
+		}
+	}
+	for (i = 0; i < tb.nr && d->equal; i++) {
+		e = &tb.entries[i];
+		if (count_in(&ta, stacktab_pcs(&tb, e), e->n) == 0 &&
+		    differ(0, e->count, tolerance)) {
+			d->equal = false;
+			d->count_a = 0;
+			d->count_b = e->count;
+		}
+	}
+	if (!d->equal) {
+		/* D->pcs must outlive the tables: the first record of A or
+		 * B with that stack */
+		const struct profile *src = d->count_a ? a : b;
+		const uint64_t *want = d->count_a ? stacktab_pcs(&ta, e)
+						  : stacktab_pcs(&tb, e);
+
+		d->n = e->n;
+		for (i = 0; i < src->nrecs; i++)
+			if (src->recs[i].n == d->n &&
+			    memcmp(src->pcs + src->recs[i].off, want,
+				   (size_t)d->n * 8) == 0) {
+				d->pcs = src->pcs + src->recs[i].off;
+				break;
+			}
+	}
+	ret = 0;
+out:
+	stacktab_release(&ta);
+	stacktab_release(&tb);
+	return ret;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What gperfcheck says about a profile beyond its validity: the things
+ * one pprof or the other mishandles (warnings), and the comparison of two
+ * profiles as stacks with their counts.
+ */
+#ifndef P2G_PROFCHECK_H
+#define P2G_PROFCHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+struct profcheck_notes {
+	/* the most common second frame and the records that have it */
+	uint64_t second_pc;
+	size_t second_records;
+	bool go_strips;		/* shared by >= N - N/32 of N records */
+	bool perl_strips;	/* shared by all */
+	size_t duplicate_records;	/* records repeating a stack */
+	size_t space_paths;	/* maps paths Go pprof cuts at a space */
+	uint64_t pcs, pcs_unmapped;	/* PCs (by samples) in no x mapping */
+	size_t exec_maps;	/* executable maps lines */
+};
+
+/* Fill N for P.  Returns 0, or -1 when out of memory. */
+int profcheck_notes(const struct profile *p, struct profcheck_notes *n);
+
+struct profcheck_diff {
+	bool equal;
+	/* the first difference: a stack, and its counts in A and B */
+	const uint64_t *pcs;
+	uint64_t n;
+	uint64_t count_a, count_b;
+	size_t stacks_a, stacks_b;	/* distinct stacks */
+};
+
+/*
+ * Compare A and B as distinct stacks with summed counts; a stack's counts
+ * may differ by TOLERANCE percent of the larger.  D->pcs points into A or
+ * B.  Returns 0, or -1 when out of memory.
+ */
+int profcheck_compare(const struct profile *a, const struct profile *b,
+		      double tolerance, struct profcheck_diff *d);
+
+#endif
