@@ -328,6 +328,143 @@ other:
 	return "unrecognized maps line";
 }
 
+/* The rules of the format document only (--lenient): a header of
+ * 0, N >= 3 words, version 0, period, ...; records {count, n, pc[n]}
+ * until the trailer {0, 1, 0}; anything after it. */
+static int
+read_lenient(const unsigned char *buf, size_t len, struct profile *p,
+	     struct p2g_error *err)
+{
+	unsigned width = 0, k;
+	bool big = false;
+	uint64_t words = 0;
+	size_t pos;
+
+	for (k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++) {
+		unsigned wd = layouts[k].width;
+		uint64_t w;
+
+		if (len < 3 * (size_t)wd)
+			continue;
+		w = slot_at(buf + wd, wd, layouts[k].big);
+		if (slot_at(buf, wd, layouts[k].big) == 0 && w >= 3 &&
+		    w < (1u << 20) &&
+		    slot_at(buf + 2 * (size_t)wd, wd, layouts[k].big) == 0 &&
+		    (2 + w) * wd <= len) {
+			width = wd;
+			big = layouts[k].big;
+			words = w;
+			break;
+		}
+	}
+	if (width == 0)
+		return bad_header(buf, len, err);
+	p->slot_bytes = width;
+	p->big_endian = big;
+	p->period_us = slot_at(buf + 3 * (size_t)width, width, big);
+	pos = (size_t)(2 + words) * width;
+	for (;;) {
+		uint64_t count, n, j, *pcs;
+		size_t rec_off = pos;
+
+		if (len - pos < 2 * (size_t)width)
+			return p2g_fail(err, P2G_INVALID, pos,
+					len == pos ? "no trailer (0, 1, 0) "
+						     "after the last record"
+						   : "truncated record header");
+		count = slot_at(buf + pos, width, big);
+		n = slot_at(buf + pos + width, width, big);
+		pos += 2 * (size_t)width;
+		if (n > (len - pos) / width)
+			return p2g_fail(err, P2G_INVALID, rec_off,
+					"record %zu needs %llu PC slots but "
+					"the file ends first", p->nrecs,
+					(unsigned long long)n);
+		if (count == 0 && n == 1 &&
+		    slot_at(buf + pos, width, big) == 0) {
+			pos += width;
+			p->has_trailer = true;
+			break;
+		}
+		pcs = profile_new_record(p, count, n);
+		if (pcs == NULL)
+			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+					"out of memory");
+		for (j = 0; j < n; j++)
+			pcs[j] = slot_at(buf + pos + (size_t)j * width, width,
+					 big);
+		p->recs[p->nrecs - 1].file_off = rec_off;
+		pos += (size_t)n * width;
+	}
+	p->maps_off = pos;
+	if (profile_set_maps(p, (const char *)buf + pos, len - pos) < 0)
+		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+				"out of memory");
+	return 0;
+}
+
+/* The gperftools maintainers' rules for the maps text (--strict):
+ * present, ending in a newline, every line "build=...", a /proc/maps
+ * line or "start-end:". */
+static int
+check_strict_maps(const unsigned char *buf, size_t len, size_t pos,
+		  struct p2g_error *err)
+{
+	size_t i;
+
+	if (pos == len)
+		return p2g_fail(err, P2G_INVALID, pos,
+				"no maps text after the trailer");
+	if (buf[len - 1] != '\n')
+		return p2g_fail(err, P2G_INVALID, len - 1,
+				"the maps text does not end in a newline");
+	for (i = pos; i < len;) {
+		const char *line = (const char *)buf + i;
+		const char *nl = memchr(line, '\n', len - i);
+		size_t ll = (size_t)(nl - line), j = 0, a, b, f = 0;
+		bool ok = false;
+
+		if (ll >= 6 && memcmp(line, "build=", 6) == 0) {
+			ok = true;
+		} else if (take_addr(line, ll, &j) && j < ll &&
+			   line[j] == '-') {
+			j++;
+			if (take_addr(line, ll, &j)) {
+				if (j < ll && line[j] == ':') {
+					ok = true;	/* start-end: path */
+				} else {
+					/* perms offset dev inode [path] */
+					while (f < 4 &&
+					       token(line, ll, &j, &a, &b))
+						f++;
+					ok = f == 4;
+				}
+			}
+		}
+		if (!ok)
+			return p2g_fail(err, P2G_INVALID, i,
+					"maps line is not build=, a "
+					"/proc/maps line or start-end: "
+					"\"%.*s\"", ll > 60 ? 60 : (int)ll,
+					line);
+		i += ll + 1;
+	}
+	return 0;
+}
+
+int
+cpuprof_read_mode(const unsigned char *buf, size_t len, struct profile *p,
+		  enum cpuprof_mode mode, struct p2g_error *err)
+{
+	if (mode == CPUPROF_LENIENT)
+		return read_lenient(buf, len, p, err);
+	if (cpuprof_read(buf, len, p, err) < 0)
+		return -1;
+	if (mode == CPUPROF_STRICT)
+		return check_strict_maps(buf, len, (size_t)p->maps_off, err);
+	return 0;
+}
+
 int
 cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 	     struct p2g_error *err)

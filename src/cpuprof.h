@@ -39,6 +39,17 @@ int cpuprof_write(const struct profile *p, int fd, struct p2g_error *err);
 int cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 		 struct p2g_error *err);
 
+/* Which rules to check (doc/gperfcheck-rules.md). */
+enum cpuprof_mode {
+	CPUPROF_DEFAULT,	/* what both pprofs need: cpuprof_read() */
+	CPUPROF_STRICT,		/* and the gperftools maintainers' maps rules */
+	CPUPROF_LENIENT,	/* only what the format document requires */
+};
+
+/* cpuprof_read() with the rules of MODE. */
+int cpuprof_read_mode(const unsigned char *buf, size_t len, struct profile *p,
+		      enum cpuprof_mode mode, struct p2g_error *err);
+
 /*
  * What the LEN bytes at BUF are if they are a neighbouring format rather
  * than a legacy CPU profile (gzip data, a heap or contention profile,

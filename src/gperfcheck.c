@@ -47,6 +47,13 @@ usage(void)
 "  -q, --quiet     print nothing, not even errors or warnings; use the\n"
 "                  exit status\n"
 "\n"
+"Rules (doc/gperfcheck-rules.md):\n"
+"      --strict         also the gperftools maintainers' rules: the maps\n"
+"                       text present, ending in a newline, every line\n"
+"                       build=..., a /proc/maps line or start-end:\n"
+"      --lenient        only what the format document requires: header\n"
+"                       0, N >= 3 words, version 0; records; trailer\n"
+"\n"
 "Assertions (a FILE that fails one makes the exit status 1):\n"
 "      --min-samples N  at least N samples\n"
 "      --max-samples N  at most N samples\n"
@@ -218,6 +225,9 @@ display_name(const char *arg)
 	return strcmp(arg, "-") == 0 ? "(standard input)" : arg;
 }
 
+/* --strict or --lenient */
+static enum cpuprof_mode mode = CPUPROF_DEFAULT;
+
 /* Read, unwrap and check FILE into P (*BUF holds the bytes P refers to:
  * free it after P). */
 static int
@@ -230,7 +240,7 @@ load(const char *file, struct profile *p, unsigned char **buf,
 	*buf = NULL;
 	if (read_file(file, buf, &len, err) < 0 ||
 	    unwrap(buf, &len, err) < 0 ||
-	    cpuprof_read(*buf, len, p, err) < 0)
+	    cpuprof_read_mode(*buf, len, p, mode, err) < 0)
 		return -1;
 	return 0;
 }
@@ -413,6 +423,8 @@ main(int argc, char **argv)
 		{ "max-samples", required_argument, NULL, 'M' },
 		{ "period-us", required_argument, NULL, 'P' },
 		{ "compare", no_argument, NULL, 'C' },
+		{ "strict", no_argument, NULL, 'S' },
+		{ "lenient", no_argument, NULL, 'L' },
 		{ "tolerance", required_argument, NULL, 'T' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -428,7 +440,7 @@ main(int argc, char **argv)
 	progname = "gperfcheck";
 	memset(&as, 0, sizeof(as));
 	opterr = 0;	/* our own messages, with our own prefix */
-	while ((c = getopt_long(argc, argv, ":dsqhVm:M:P:CT:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":dsqhVm:M:P:CT:SL", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			do_dump = true;
@@ -450,6 +462,12 @@ main(int argc, char **argv)
 			break;
 		case 'C':
 			compare = true;
+			break;
+		case 'S':
+			mode = CPUPROF_STRICT;
+			break;
+		case 'L':
+			mode = CPUPROF_LENIENT;
 			break;
 		case 'T': {
 			char *end;

@@ -1,6 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# gperfcheck's assertions, warnings and --compare (doc/gperfcheck.1):
+# gperfcheck's modes, assertions, warnings and --compare
+# (doc/gperfcheck.1):
+#  - --strict and --lenient give the exit status the mode table of
+#    testdata/gperf/README derives by hand for each hand-made profile;
 #  - --min-samples/--max-samples at and beside the sample count of
 #    libprofiler's testdata/hot.prof, which google-pprof's own text view
 #    gives (hot.prof.pprof-text, "Total: N samples"), and --period-us
@@ -31,6 +34,18 @@ check_grep "more than --max-samples $((total - 1))"
 check_exit 1 "$GPERFCHECK" --period-us 1000 "$hot"
 check_grep "the period is 4000 us, not --period-us 1000"
 check_exit 2 "$GPERFCHECK" --min-samples x "$hot"
+
+# --strict and --lenient: the table "mode FILE STRICT LENIENT" of
+# testdata/gperf/README
+readme=$(testfile gperf/README)
+grep '^mode ' "$readme" > modes
+[ "$(wc -l < modes)" -ge 15 ] || hard_error "no mode table in $readme"
+while read -r tag file strict lenient; do
+	check_exit $strict "$GPERFCHECK" -q --strict "$TESTDATA/gperf/$file"
+	check_exit $lenient "$GPERFCHECK" -q --lenient "$TESTDATA/gperf/$file"
+done < modes
+check_exit 1 "$GPERFCHECK" --strict "$TESTDATA/gperf/good-nomaps.prof"
+check_grep "no maps text after the trailer"
 
 # warnings
 hu=$(testfile hot-user.perf.data)
