@@ -20,6 +20,7 @@
 #include "cpuprof.h"
 #include "gzbuf.h"
 #include "profcheck.h"
+#include "symbolize.h"
 #include "message.h"
 
 /* Largest file read into memory; profiles are far smaller. */
@@ -58,6 +59,15 @@ usage(void)
 "      --min-samples N  at least N samples\n"
 "      --max-samples N  at most N samples\n"
 "      --period-us N    a sampling period of N microseconds\n"
+"      --expect-function NAME\n"
+"                       a frame in function NAME in some samples (PCs\n"
+"                       symbolized through the maps text and the mapped\n"
+"                       ELF files)\n"
+"      --expect-mapping PATH\n"
+"                       a frame in the mapping of PATH in some samples\n"
+"      --min-share P    with the two above: in at least P%% of samples\n"
+"      --symbolizable P at least P%% of the samples have a leaf with a\n"
+"                       symbol\n"
 "\n"
 "Comparison:\n"
 "      --compare        FILE A and FILE B hold the same stacks with the\n"
@@ -307,7 +317,57 @@ assert_fail(const char *name, const char *fmt, ...)
 struct asserts {
 	uint64_t min_samples, max_samples, period_us;
 	bool have_min, have_max, have_period;
+	const char *function, *mapping;	/* --expect-function/-mapping */
+	double min_share;		/* --min-share, percent */
+	double symbolizable;		/* --symbolizable, percent; < 0: off */
 };
+
+/* The share (percent of samples) of the records with a frame in function
+ * FN / mapping MAP, and of those whose leaf has a symbol. */
+struct shares {
+	double function, mapping, symbolized;
+	uint64_t samples;
+};
+
+static int
+symbol_shares(const struct profile *p, const struct asserts *as,
+	      struct shares *sh)
+{
+	struct symbolizer *sy = symbolizer_new(p->maps, p->maps_len);
+	uint64_t fn = 0, mp = 0, sym = 0, total = 0;
+	size_t i;
+	uint64_t j;
+
+	if (sy == NULL)
+		return -1;
+	for (i = 0; i < p->nrecs; i++) {
+		const struct profile_record *r = &p->recs[i];
+		bool has_fn = false, has_map = false;
+
+		for (j = 0; j < r->n; j++) {
+			uint64_t pc = p->pcs[r->off + j];
+			const char *path, *name;
+
+			/* pprof looks up return addresses less 1 */
+			name = symbolizer_lookup(sy, j ? pc - 1 : pc, &path);
+			if (j == 0 && name != NULL)
+				sym += r->count;
+			if (as->function && name && !strcmp(name, as->function))
+				has_fn = true;
+			if (as->mapping && path && !strcmp(path, as->mapping))
+				has_map = true;
+		}
+		total += r->count;
+		fn += has_fn ? r->count : 0;
+		mp += has_map ? r->count : 0;
+	}
+	symbolizer_free(sy);
+	sh->samples = total;
+	sh->function = total ? 100.0 * (double)fn / (double)total : 0;
+	sh->mapping = total ? 100.0 * (double)mp / (double)total : 0;
+	sh->symbolized = total ? 100.0 * (double)sym / (double)total : 0;
+	return 0;
+}
 
 /* The --min-samples, --max-samples and --period-us assertions; false
  * (with a message) when one fails. */
@@ -333,6 +393,37 @@ assertions(const char *name, const struct profile *p,
 			     "--period-us %" PRIu64, p->period_us,
 			     as->period_us);
 		ok = false;
+	}
+	if (as->function || as->mapping || as->symbolizable >= 0) {
+		struct shares sh;
+
+		if (symbol_shares(p, as, &sh) < 0) {
+			assert_fail(name, "out of memory for symbols");
+			return false;
+		}
+		/* without --min-share: in at least one sample */
+		if (as->function && (sh.function == 0 ||
+				     sh.function < as->min_share)) {
+			assert_fail(name, "function %s is in %.1f%% of the "
+				    "samples%s", as->function, sh.function,
+				    as->min_share > 0 ? ", less than "
+							"--min-share" : "");
+			ok = false;
+		}
+		if (as->mapping && (sh.mapping == 0 ||
+				    sh.mapping < as->min_share)) {
+			assert_fail(name, "mapping %s is in %.1f%% of the "
+				    "samples%s", as->mapping, sh.mapping,
+				    as->min_share > 0 ? ", less than "
+							"--min-share" : "");
+			ok = false;
+		}
+		if (as->symbolizable >= 0 && sh.symbolized < as->symbolizable) {
+			assert_fail(name, "%.1f%% of the samples have a leaf "
+				    "with a symbol, less than --symbolizable "
+				    "%g", sh.symbolized, as->symbolizable);
+			ok = false;
+		}
 	}
 	return ok;
 }
@@ -399,6 +490,23 @@ out:
 	return ret;
 }
 
+/* A percentage from 0 to 100, with or without a '%'. */
+static double
+percent(const char *opt, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end != arg && *end == '%')
+		end++;
+	if (end == arg || *end != '\0' || errno != 0 || v < 0 || v > 100)
+		message_usage("%s: '%s' is not a percentage from 0 to 100",
+			      opt, arg);
+	return v;
+}
+
 /* A non-negative integer option argument. */
 static uint64_t
 number(const char *opt, const char *arg)
@@ -424,6 +532,10 @@ main(int argc, char **argv)
 		{ "period-us", required_argument, NULL, 'P' },
 		{ "compare", no_argument, NULL, 'C' },
 		{ "strict", no_argument, NULL, 'S' },
+		{ "expect-function", required_argument, NULL, 'f' },
+		{ "expect-mapping", required_argument, NULL, 'g' },
+		{ "min-share", required_argument, NULL, 'r' },
+		{ "symbolizable", required_argument, NULL, 'y' },
 		{ "lenient", no_argument, NULL, 'L' },
 		{ "tolerance", required_argument, NULL, 'T' },
 		{ "summary", no_argument, NULL, 's' },
@@ -439,8 +551,9 @@ main(int argc, char **argv)
 
 	progname = "gperfcheck";
 	memset(&as, 0, sizeof(as));
+	as.symbolizable = -1;
 	opterr = 0;	/* our own messages, with our own prefix */
-	while ((c = getopt_long(argc, argv, ":dsqhVm:M:P:CT:SL", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":dsqhVm:M:P:CT:SLf:g:r:y:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			do_dump = true;
@@ -466,23 +579,24 @@ main(int argc, char **argv)
 		case 'S':
 			mode = CPUPROF_STRICT;
 			break;
+		case 'f':
+			as.function = optarg;
+			break;
+		case 'g':
+			as.mapping = optarg;
+			break;
+		case 'r':
+			as.min_share = percent("--min-share", optarg);
+			break;
+		case 'y':
+			as.symbolizable = percent("--symbolizable", optarg);
+			break;
 		case 'L':
 			mode = CPUPROF_LENIENT;
 			break;
-		case 'T': {
-			char *end;
-
-			errno = 0;
-			tolerance = strtod(optarg, &end);
-			if (end != optarg && *end == '%')
-				end++;
-			if (end == optarg || *end != '\0' || errno != 0 ||
-			    tolerance < 0 || tolerance > 100)
-				message_usage("--tolerance: '%s' is not a "
-					      "percentage from 0 to 100",
-					      optarg);
+		case 'T':
+			tolerance = percent("--tolerance", optarg);
 			break;
-		}
 		case 'q':
 			message_quiet = true;
 			break;

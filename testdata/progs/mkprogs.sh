@@ -5,7 +5,7 @@ set -eu
 cd "$(dirname "$0")"
 CC=${CC:-gcc}
 CFLAGS="-O0 -g -fno-omit-frame-pointer -fno-inline -no-pie"
-for p in hot recurse multi forkexec spawn2; do
+for p in hot recurse multi forkexec spawn2 forkprof; do
 	$CC $CFLAGS -o $p $p.c
 done
 $CC $CFLAGS -pthread -o threads threads.c

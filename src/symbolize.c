@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: MIT */
+/* Symbols for profile PCs: see symbolize.h. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbolize.h"
+
+struct sym {
+	uint64_t addr, size;
+	const char *name;	/* in the ELF's string table */
+};
+
+struct load {
+	uint64_t offset, vaddr, filesz;
+};
+
+struct file {
+	char *path;
+	int tried;		/* 0 not yet, 1 loaded, -1 unusable */
+	int fd;
+	Elf *elf;
+	struct load *loads;
+	size_t nloads;
+	struct sym *syms;
+	size_t nsyms;
+};
+
+struct map {
+	uint64_t start, end, offset;
+	size_t file;
+};
+
+struct symbolizer {
+	struct map *maps;
+	size_t nmaps;
+	struct file *files;
+	size_t nfiles;
+};
+
+static size_t
+file_index(struct symbolizer *s, const char *path, size_t len)
+{
+	size_t i;
+	struct file *nf;
+
+	for (i = 0; i < s->nfiles; i++)
+		if (strlen(s->files[i].path) == len &&
+		    memcmp(s->files[i].path, path, len) == 0)
+			return i;
+	nf = realloc(s->files, (s->nfiles + 1) * sizeof(*nf));
+	if (nf == NULL)
+		return SIZE_MAX;
+	s->files = nf;
+	memset(&nf[s->nfiles], 0, sizeof(*nf));
+	nf[s->nfiles].fd = -1;
+	nf[s->nfiles].path = malloc(len + 1);
+	if (nf[s->nfiles].path == NULL)
+		return SIZE_MAX;
+	memcpy(nf[s->nfiles].path, path, len);
+	nf[s->nfiles].path[len] = '\0';
+	return s->nfiles++;
+}
+
+/* One maps line: "start-end perms offset dev inode path", "start-end
+ * perms path (@offset) id" or "start-end: path". */
+static int
+add_line(struct symbolizer *s, const char *line)
+{
+	unsigned long long a, b, off = 0;
+	char perms[16], dev[32];
+	unsigned long long ino;
+	int n = 0, k;
+	const char *path = NULL, *end;
+	struct map *nm;
+	size_t fi;
+
+	k = sscanf(line, "%llx-%llx %15s %llx %31s %llu %n", &a, &b, perms,
+		   &off, dev, &ino, &n);
+	if (k == 6 && n > 0 && strchr(dev, ':') != NULL) {
+		path = line + n;
+	} else if (sscanf(line, "%llx-%llx: %n", &a, &b, &n) == 2 && n > 0 &&
+		   strchr(line, ':') != NULL && line[n] != '\0') {
+		path = line + n;
+		off = 0;
+	} else if (sscanf(line, "%llx-%llx %15s %n", &a, &b, perms, &n) == 3 &&
+		   n > 0) {
+		const char *at = strstr(line + n, " (@");
+
+		if (at == NULL)
+			return 0;
+		path = line + n;
+		end = at;
+		if (sscanf(at, " (@%llx)", &off) != 1)
+			return 0;
+		goto have_end;
+	} else {
+		return 0;
+	}
+	end = path + strlen(path);
+have_end:
+	while (end > path && (end[-1] == ' ' || end[-1] == '\n'))
+		end--;
+	if (end == path || path[0] == '[' || b <= a)
+		return 0;
+	fi = file_index(s, path, (size_t)(end - path));
+	if (fi == SIZE_MAX)
+		return -1;
+	nm = realloc(s->maps, (s->nmaps + 1) * sizeof(*nm));
+	if (nm == NULL)
+		return -1;
+	s->maps = nm;
+	nm[s->nmaps].start = a;
+	nm[s->nmaps].end = b;
+	nm[s->nmaps].offset = off;
+	nm[s->nmaps].file = fi;
+	s->nmaps++;
+	return 0;
+}
+
+struct symbolizer *
+symbolizer_new(const char *maps, size_t len)
+{
+	struct symbolizer *s = calloc(1, sizeof(*s));
+	char line[4096];
+	size_t i = 0;
+
+	if (s == NULL)
+		return NULL;
+	(void)elf_version(EV_CURRENT);
+	while (maps != NULL && i < len) {
+		const char *nl = memchr(maps + i, '\n', len - i);
+		size_t ll = nl ? (size_t)(nl - (maps + i)) : len - i;
+
+		if (ll < sizeof(line)) {
+			memcpy(line, maps + i, ll);
+			line[ll] = '\0';
+			if (add_line(s, line) < 0) {
+				symbolizer_free(s);
+				return NULL;
+			}
+		}
+		i += ll + 1;
+	}
+	return s;
+}
+
+void
+symbolizer_free(struct symbolizer *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nfiles; i++) {
+		struct file *f = &s->files[i];
+
+		free(f->syms);
+		free(f->loads);
+		if (f->elf != NULL)
+			elf_end(f->elf);
+		if (f->fd >= 0)
+			close(f->fd);
+		free(f->path);
+	}
+	free(s->files);
+	free(s->maps);
+	free(s);
+}
+
+static int
+cmp_sym(const void *x, const void *y)
+{
+	const struct sym *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* Read F's loadable segments and function symbols (.symtab, else
+ * .dynsym). */
+static void
+load_file(struct file *f)
+{
+	Elf_Scn *scn = NULL, *best = NULL;
+	GElf_Shdr sh, bsh = { 0 };
+	GElf_Ehdr eh;
+	size_t i, n, cap = 0;
+
+	f->tried = -1;
+	f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return;
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (f->elf == NULL || elf_kind(f->elf) != ELF_K_ELF ||
+	    gelf_getehdr(f->elf, &eh) == NULL || elf_getphdrnum(f->elf, &n))
+		return;
+	f->loads = calloc(n + 1, sizeof(*f->loads));
+	if (f->loads == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(f->elf, (int)i, &ph) != NULL &&
+		    ph.p_type == PT_LOAD) {
+			f->loads[f->nloads].offset = ph.p_offset;
+			f->loads[f->nloads].vaddr = ph.p_vaddr;
+			f->loads[f->nloads].filesz = ph.p_filesz;
+			f->nloads++;
+		}
+	}
+	while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL)
+			continue;
+		if (sh.sh_type == SHT_SYMTAB ||
+		    (sh.sh_type == SHT_DYNSYM && best == NULL)) {
+			best = scn;
+			bsh = sh;
+		}
+	}
+	if (best != NULL) {
+		Elf_Data *d = elf_getdata(best, NULL);
+		size_t count = bsh.sh_entsize ? bsh.sh_size / bsh.sh_entsize : 0;
+
+		for (i = 0; d != NULL && i < count; i++) {
+			GElf_Sym sym;
+			const char *name;
+			struct sym *ns;
+
+			if (gelf_getsym(d, (int)i, &sym) == NULL ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_value == 0 || sym.st_shndx == SHN_UNDEF)
+				continue;
+			name = elf_strptr(f->elf, bsh.sh_link, sym.st_name);
+			if (name == NULL || *name == '\0')
+				continue;
+			if (f->nsyms == cap) {
+				cap = cap ? cap * 2 : 256;
+				ns = realloc(f->syms, cap * sizeof(*ns));
+				if (ns == NULL)
+					return;
+				f->syms = ns;
+			}
+			f->syms[f->nsyms].addr = sym.st_value;
+			f->syms[f->nsyms].size = sym.st_size;
+			f->syms[f->nsyms].name = name;
+			f->nsyms++;
+		}
+	}
+	if (f->nsyms > 1)
+		qsort(f->syms, f->nsyms, sizeof(*f->syms), cmp_sym);
+	f->tried = 1;
+}
+
+const char *
+symbolizer_lookup(struct symbolizer *s, uint64_t addr, const char **path)
+{
+	size_t i, lo, hi;
+	const struct map *m = NULL;
+	struct file *f;
+	uint64_t fo, va = 0;
+	int found = 0;
+
+	if (path != NULL)
+		*path = NULL;
+	for (i = 0; i < s->nmaps && m == NULL; i++)
+		if (addr >= s->maps[i].start && addr < s->maps[i].end)
+			m = &s->maps[i];
+	if (m == NULL)
+		return NULL;
+	f = &s->files[m->file];
+	if (path != NULL)
+		*path = f->path;
+	if (f->tried == 0)
+		load_file(f);
+	if (f->tried < 0 || f->nsyms == 0)
+		return NULL;
+	/* the file offset, then the address of the segment holding it */
+	fo = addr - m->start + m->offset;
+	for (i = 0; i < f->nloads && !found; i++)
+		if (fo >= f->loads[i].offset &&
+		    fo < f->loads[i].offset + f->loads[i].filesz) {
+			va = fo - f->loads[i].offset + f->loads[i].vaddr;
+			found = 1;
+		}
+	if (!found)
+		return NULL;
+	lo = 0;
+	hi = f->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->syms[mid].addr <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	if (f->syms[lo - 1].size != 0 &&
+	    va >= f->syms[lo - 1].addr + f->syms[lo - 1].size)
+		return NULL;
+	return f->syms[lo - 1].name;
+}
