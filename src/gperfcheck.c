@@ -20,6 +20,7 @@
 #include "cpuprof.h"
 #include "gzbuf.h"
 #include "profcheck.h"
+#include "stacktab.h"
 #include "symbolize.h"
 #include "message.h"
 
@@ -44,7 +45,13 @@ usage(void)
 "  -d, --dump      print each valid FILE in canonical text form: the\n"
 "                  header, one line per record (count, then the leaf-first\n"
 "                  PCs in hex), the trailer and the maps lines\n"
-"  -s, --summary   print a one-line summary of each valid FILE\n"
+"  -s, --summary   print a summary of each valid FILE: a first line\n"
+"                  (slots, period, samples, records, depth, maps lines),\n"
+"                  then the distinct stacks, the samples by depth and the\n"
+"                  top functions of the leaves when they can be named\n"
+"      --json      print one JSON object per FILE on standard output:\n"
+"                  its verdict (status, error message and offset) or the\n"
+"                  facts of --summary\n"
 "  -q, --quiet     print nothing, not even errors or warnings; use the\n"
 "                  exit status\n"
 "\n"
@@ -209,24 +216,183 @@ dump(const struct profile *p)
 	}
 }
 
+struct fnshare {
+	const char *name;
+	uint64_t flat;
+};
+
+static int
+cmp_fn(const void *x, const void *y)
+{
+	const struct fnshare *a = x, *b = y;
+
+	if (a->flat != b->flat)
+		return a->flat > b->flat ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The facts --summary and --json give. */
+struct facts {
+	uint64_t samples, depth, lines;
+	size_t stacks;
+	uint64_t hist[9];	/* samples by depth: 1..8, then 9 or more */
+	struct fnshare top[5];	/* by samples with the function as leaf */
+	size_t ntop;
+};
+
+static void
+gather(const struct profile *p, struct facts *f)
+{
+	struct symbolizer *sy;
+	struct fnshare *fs = NULL;
+	struct stacktab t;
+	size_t i, k, nfs = 0;
+	const char *s;
+
+	memset(f, 0, sizeof(*f));
+	stacktab_init(&t);
+	for (i = 0; i < p->nrecs; i++) {
+		const struct profile_record *r = &p->recs[i];
+
+		if (r->n > f->depth)
+			f->depth = r->n;
+		f->hist[r->n >= 9 ? 8 : r->n - 1] += r->count;
+		f->samples += r->count;
+		(void)stacktab_add(&t, 0, 0, p->pcs + r->off, (uint32_t)r->n,
+				   r->count, 0);
+	}
+	f->stacks = t.nr;
+	stacktab_release(&t);
+	for (s = p->maps; s != NULL && *s != '\0'; s++)
+		if (*s == '\n' || s[1] == '\0')
+			f->lines++;
+	/* the functions of the leaves, where the maps text lets them be
+	 * named */
+	sy = symbolizer_new(p->maps, p->maps_len);
+	fs = calloc(p->nrecs + 1, sizeof(*fs));
+	for (i = 0; sy != NULL && fs != NULL && i < p->nrecs; i++) {
+		const char *name = symbolizer_lookup(sy, p->pcs[p->recs[i].off],
+						     NULL);
+
+		if (name == NULL)
+			continue;
+		for (k = 0; k < nfs && strcmp(fs[k].name, name) != 0; k++)
+			;
+		if (k == nfs)
+			fs[nfs++].name = name;
+		fs[k].flat += p->recs[i].count;
+	}
+	if (fs != NULL && nfs > 0) {
+		qsort(fs, nfs, sizeof(*fs), cmp_fn);
+		for (k = 0; k < nfs && k < 5; k++) {
+			/* the names die with the symbolizer: keep copies */
+			f->top[k].name = strdup(fs[k].name);
+			f->top[k].flat = fs[k].flat;
+			if (f->top[k].name != NULL)
+				f->ntop++;
+		}
+	}
+	free(fs);
+	symbolizer_free(sy);
+}
+
+static void
+facts_release(struct facts *f)
+{
+	size_t k;
+
+	for (k = 0; k < f->ntop; k++)
+		free((char *)f->top[k].name);
+}
+
 static void
 summary(const char *file, const struct profile *p)
 {
-	uint64_t depth = 0, lines = 0;
-	size_t i;
-	const char *s;
+	struct facts f;
+	size_t k;
 
-	for (i = 0; i < p->nrecs; i++)
-		if (p->recs[i].n > depth)
-			depth = p->recs[i].n;
-	for (s = p->maps; s != NULL && *s != '\0'; s++)
-		if (*s == '\n' || s[1] == '\0')
-			lines++;
+	gather(p, &f);
 	printf("%s: %u-bit %s-endian, period %" PRIu64 " us, %" PRIu64
 	       " samples in %zu records, max depth %" PRIu64 ", %" PRIu64
 	       " maps lines\n", file, p->slot_bytes * 8,
 	       p->big_endian ? "big" : "little", p->period_us,
-	       profile_samples(p), p->nrecs, depth, lines);
+	       f.samples, p->nrecs, f.depth, f.lines);
+	printf("  distinct stacks: %zu\n  samples by depth:", f.stacks);
+	for (k = 0; k < 9; k++)
+		if (f.hist[k])
+			printf(" %zu%s:%" PRIu64, k + 1, k == 8 ? "+" : "",
+			       f.hist[k]);
+	printf("\n");
+	if (f.ntop > 0) {
+		printf("  top functions (leaf samples):");
+		for (k = 0; k < f.ntop; k++) {
+			printf(" ");
+			message_put_safe(stdout, f.top[k].name);
+			printf(" %" PRIu64 " (%.1f%%)", f.top[k].flat,
+			       f.samples ? 100.0 * (double)f.top[k].flat /
+						   (double)f.samples
+					 : 0.0);
+		}
+		printf("\n");
+	}
+	facts_release(&f);
+}
+
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+static void
+json_str(const char *s)
+{
+	const unsigned char *c;
+
+	putchar('"');
+	for (c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			printf("\\%c", *c);
+		else if (*c < 0x20 || *c >= 0x7f)
+			printf("\\u%04x", *c);
+		else
+			putchar(*c);
+	}
+	putchar('"');
+}
+
+/* One JSON object per file, one per line. */
+static void
+json(const char *file, const struct profile *p,
+     const struct p2g_error *err, int status)
+{
+	struct facts f;
+	size_t k;
+
+	printf("{\"file\":");
+	json_str(file);
+	printf(",\"status\":%d", status);
+	if (err != NULL) {
+		printf(",\"valid\":false,\"error\":{\"message\":");
+		json_str(err->msg);
+		if (err->offset != P2G_NO_OFFSET)
+			printf(",\"offset\":%" PRIu64, err->offset);
+		printf("}}\n");
+		return;
+	}
+	gather(p, &f);
+	printf(",\"valid\":true,\"slot_bits\":%u,\"byte_order\":\"%s\","
+	       "\"period_us\":%" PRIu64 ",\"samples\":%" PRIu64
+	       ",\"records\":%zu,\"distinct_stacks\":%zu,\"max_depth\":%"
+	       PRIu64 ",\"maps_lines\":%" PRIu64 ",\"samples_by_depth\":{",
+	       p->slot_bytes * 8, p->big_endian ? "big" : "little",
+	       p->period_us, f.samples, p->nrecs, f.stacks, f.depth, f.lines);
+	for (k = 0; k < 9; k++)
+		printf("%s\"%zu%s\":%" PRIu64, k ? "," : "", k + 1,
+		       k == 8 ? "+" : "", f.hist[k]);
+	printf("},\"top_functions\":[");
+	for (k = 0; k < f.ntop; k++) {
+		printf("%s{\"name\":", k ? "," : "");
+		json_str(f.top[k].name);
+		printf(",\"leaf_samples\":%" PRIu64 "}", f.top[k].flat);
+	}
+	printf("]}\n");
+	facts_release(&f);
 }
 
 static const char *
@@ -532,6 +698,7 @@ main(int argc, char **argv)
 		{ "period-us", required_argument, NULL, 'P' },
 		{ "compare", no_argument, NULL, 'C' },
 		{ "strict", no_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "expect-function", required_argument, NULL, 'f' },
 		{ "expect-mapping", required_argument, NULL, 'g' },
 		{ "min-share", required_argument, NULL, 'r' },
@@ -545,6 +712,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool do_dump = false, do_summary = false, compare = false;
+	bool do_json = false;
 	double tolerance = 0;
 	struct asserts as;
 	int c, ret = 0, i;
@@ -553,7 +721,7 @@ main(int argc, char **argv)
 	memset(&as, 0, sizeof(as));
 	as.symbolizable = -1;
 	opterr = 0;	/* our own messages, with our own prefix */
-	while ((c = getopt_long(argc, argv, ":dsqhVm:M:P:CT:SLf:g:r:y:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":dsqhVm:M:P:CT:SLf:g:r:y:j", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			do_dump = true;
@@ -578,6 +746,9 @@ main(int argc, char **argv)
 			break;
 		case 'S':
 			mode = CPUPROF_STRICT;
+			break;
+		case 'j':
+			do_json = true;
 			break;
 		case 'f':
 			as.function = optarg;
@@ -634,13 +805,18 @@ main(int argc, char **argv)
 			st = p2g_exit_status(err.status);
 			if (!message_quiet)
 				message_error(name, &err);
+			if (do_json)
+				json(name, NULL, &err, st);
 			if (st > ret)
 				ret = st;
 		} else {
 			if (!message_quiet)
 				warnings(name, &p);
-			if (!assertions(name, &p, &as) && ret < 1)
-				ret = 1;
+			st = assertions(name, &p, &as) ? 0 : 1;
+			if (st > ret)
+				ret = st;
+			if (do_json)
+				json(name, &p, NULL, st);
 			if (do_summary)
 				summary(name, &p);
 			if (do_dump && argc - optind > 1)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# gperfcheck's modes, assertions, warnings and --compare
+# gperfcheck's modes, --json, assertions, warnings and --compare
 # (doc/gperfcheck.1):
 #  - --strict and --lenient give the exit status the mode table of
 #    testdata/gperf/README derives by hand for each hand-made profile;
@@ -46,6 +46,20 @@ while read -r tag file strict lenient; do
 done < modes
 check_exit 1 "$GPERFCHECK" --strict "$TESTDATA/gperf/good-nomaps.prof"
 check_grep "no maps text after the trailer"
+
+# --json: one object per file, the verdict and its offset (bad-pc0.prof:
+# 0x40 = 64 in testdata/gperf/README), valid JSON where python3 can say
+check_exit 1 "$GPERFCHECK" -q --json "$TESTDATA/gperf/good-64le.prof" \
+	"$TESTDATA/gperf/bad-pc0.prof"
+[ "$(wc -l < out)" -eq 2 ] || fail "--json gave $(wc -l < out) lines for 2 files"
+head -n 1 out | grep -q '"valid":true,"slot_bits":64,"byte_order":"little"' ||
+	fail "--json of good-64le.prof: $(head -n 1 out)"
+tail -n 1 out | grep -q '"status":1,"valid":false,"error":{"message":"[^"]*","offset":64}' ||
+	fail "--json of bad-pc0.prof: $(tail -n 1 out)"
+if command -v python3 > /dev/null 2>&1; then
+	python3 -c 'import json, sys
+for line in sys.stdin: json.loads(line)' < out || fail "--json is not JSON"
+fi
 
 # warnings
 hu=$(testfile hot-user.perf.data)

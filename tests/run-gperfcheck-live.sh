@@ -9,7 +9,8 @@
 #    google-pprof's cumulative share and fails just above it (PCs
 #    symbolized through the maps text and the ELF files); all leaves of
 #    multi have symbols (--symbolizable 100 when google-pprof names every
-#    flat entry);
+#    flat entry); --summary's top functions have google-pprof's flat
+#    counts;
 #  - forkprof forks two children that exec (./hot and /bin/true), which
 #    leave NAME_PID files: three valid profiles, the one of hot names
 #    hot_loop in most samples, the one of true is empty (0 samples:
@@ -75,6 +76,14 @@ for freq in 100 1000; do
 		check_exit 0 "$GPERFCHECK" -q --symbolizable 100 $p
 	fi
 	check_exit 0 "$GPERFCHECK" -q --expect-mapping "$test_dir/multi" $p
+	# --summary's top functions are google-pprof's flat counts
+	check_exit 0 "$GPERFCHECK" -q --summary $p
+	for fn in burn_a burn_b burn_c; do
+		flat=$(awk -v f=$fn '$6 == f { print $1 }' $p.txt)
+		[ -n "$flat" ] && [ "$flat" -gt 0 ] || continue
+		grep '^  top functions' out | grep -q " $fn $flat (" ||
+			fail "--summary does not give $fn $flat samples as google-pprof does: $(grep top out)"
+	done
 	echo "multi at $freq Hz: $total samples, $nfn functions' shares as google-pprof says"
 done
 
