@@ -86,7 +86,8 @@ usage(void)
 "\n"
 "Warnings, for what one pprof or the other mishandles, never change the\n"
 "exit status: a second frame (nearly) all records share, records that\n"
-"repeat a stack, maps paths with a space, PCs in no executable mapping.\n"
+"repeat a stack, maps paths with a space or glued to the inode, PCs in\n"
+"no executable mapping.\n"
 "  -h, --help      print this help and exit\n"
 "  -V, --version   print the version and exit\n"
 "\n"
@@ -452,6 +453,12 @@ warnings(const char *name, const struct profile *p)
 				"%zu maps lines have a path with a space, "
 				"which Go pprof cuts at the space",
 				n.space_paths);
+	if (n.glued_paths)
+		message_warning(name, P2G_NO_OFFSET,
+				"%zu maps lines have no space between the "
+				"inode and the path (as gperftools 2.16 wrote "
+				"them): Go pprof reads no path there",
+				n.glued_paths);
 	if (n.exec_maps > 0 && n.pcs_unmapped > 0)
 		message_warning(name, P2G_NO_OFFSET,
 				"%" PRIu64 " of %" PRIu64 " PCs (counted by "

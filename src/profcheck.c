@@ -24,7 +24,7 @@ struct range {
 /* The executable ranges of the maps text, as pprof reads its lines
  * ("start-end perms ..."; lines without perms count as executable). */
 static struct range *
-exec_ranges(const char *maps, size_t *n, size_t *spaces)
+exec_ranges(const char *maps, size_t *n, size_t *spaces, size_t *glued)
 {
 	struct range *v = NULL, *nv;
 	const char *s = maps, *nl;
@@ -32,6 +32,7 @@ exec_ranges(const char *maps, size_t *n, size_t *spaces)
 
 	*n = 0;
 	*spaces = 0;
+	*glued = 0;
 	for (; s != NULL && *s != '\0'; s = nl ? nl + 1 : NULL) {
 		unsigned long long lo, hi;
 		char perms[16] = "x", dev[32] = "", line[4096];
@@ -52,6 +53,11 @@ exec_ranges(const char *maps, size_t *n, size_t *spaces)
 		if (k >= 6 && used > 0 && strchr(dev, ':') != NULL &&
 		    strchr(line + used, ' ') != NULL)
 			(*spaces)++;
+		/* gperftools 2.16 wrote the path right after the inode */
+		if (k >= 6 && used > 1 && strchr(dev, ':') != NULL &&
+		    line[used] == '/' && line[used - 1] >= '0' &&
+		    line[used - 1] <= '9')
+			(*glued)++;
 		if (k >= 3 && perms[0] != '(' && strchr(perms, 'x') == NULL &&
 		    strspn(perms, "-rwxps") == strlen(perms))
 			continue;
@@ -85,7 +91,7 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 	memset(n, 0, sizeof(*n));
 	stacktab_init(&t);
 	second = malloc((p->nrecs + 1) * sizeof(*second));
-	r = exec_ranges(p->maps, &nr, &n->space_paths);
+	r = exec_ranges(p->maps, &nr, &n->space_paths, &n->glued_paths);
 	if (second == NULL || r == NULL)
 		goto nomem;
 	n->exec_maps = nr;

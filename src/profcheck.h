@@ -21,6 +21,8 @@ struct profcheck_notes {
 	bool perl_strips;	/* shared by all */
 	size_t duplicate_records;	/* records repeating a stack */
 	size_t space_paths;	/* maps paths Go pprof cuts at a space */
+	size_t glued_paths;	/* no space between inode and path
+				   (gperftools 2.16): Go reads no path */
 	uint64_t pcs, pcs_unmapped;	/* PCs (by samples) in no x mapping */
 	size_t exec_maps;	/* executable maps lines */
 };

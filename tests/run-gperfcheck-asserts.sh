@@ -72,6 +72,10 @@ cp "$TESTDATA/gperf/good-nomaps.prof" space.prof
 printf '00400000-00402000 r-xp 00000000 08:01 1 /tmp/a b/prog\n' >> space.prof
 check_exit 0 "$GPERFCHECK" space.prof
 check_grep "1 maps lines have a path with a space"
+cp "$TESTDATA/gperf/good-nomaps.prof" glued.prof
+printf '00400000-00402000 r-xp 00000000 08:01 1234/usr/bin/prog\n' >> glued.prof
+check_exit 0 "$GPERFCHECK" glued.prof
+check_grep "1 maps lines have no space between the inode and the path"
 check_exit 0 "$GPERFCHECK" -q hu.prof space.prof
 [ ! -s err ] || fail "-q printed warnings"
 
