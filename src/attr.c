@@ -50,6 +50,15 @@ attr_decode(struct cursor *c, uint64_t size, struct perf_attr *a)
 	a->sample_type = cursor_u64(&f);
 	a->read_format = cursor_u64(&f);
 	a->flags = cursor_bitfield64(&f);
+	if (f.big_endian) {
+		/* Reversing the bits of each byte is right for one-bit
+		 * fields only: a big-endian compiler keeps a wider field's
+		 * own bit order, so precise_ip (two bits, 15 and 16) comes
+		 * out with its bits exchanged.  Exchange them back. */
+		uint64_t lo = a->flags >> 15 & 1, hi = a->flags >> 16 & 1;
+
+		a->flags = (a->flags & ~(3ULL << 15)) | lo << 16 | hi << 15;
+	}
 	cursor_skip(&f, 8);		/* wakeup_events, bp_type */
 	a->config1 = cursor_u64(&f);
 	a->config2 = cursor_u64(&f);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "attr.h"
+#include "cursor.h"
 #include "perf_abi.h"
 #include "sample.h"
 #include "unit.h"
@@ -338,6 +339,36 @@ test_period(void)
 	attr_release(&a);
 }
 
+/*
+ * The attr flag bits as a big-endian compiler lays them out: each field
+ * from the most significant end, a wider field in its own bit order.
+ * freq (bit 10) and precise_ip = 2 (bits 15-16) in a big-endian attr
+ * must read as in a little-endian one.
+ */
+static void
+test_big_endian_flags(void)
+{
+	unsigned char buf[64];
+	struct cursor c;
+	struct perf_attr a;
+	uint64_t be;
+
+	memset(buf, 0, sizeof(buf));
+	buf[3] = 64;	/* size (big-endian u32 at 4) is 0x40 */
+	buf[7] = 64;
+	/* field k of width w sits at bits 63-k-w+1 .. 63-k: freq at 53,
+	 * precise_ip's high bit at 48 and low bit at 47 */
+	be = 1ULL << 53 | 1ULL << 48;
+	for (int i = 0; i < 8; i++)
+		buf[40 + i] = (unsigned char)(be >> (56 - 8 * i));
+	cursor_init(&c, buf, sizeof(buf), 0, true);
+	CHECK(attr_decode(&c, 64, &a));
+	CHECK((a.flags >> 10 & 1) == 1);
+	CHECK_EQ_U64(a.flags >> 15 & 3, 2);
+	CHECK_EQ_U64(a.flags & ~(1ULL << 10 | 3ULL << 15), 0);
+	attr_release(&a);
+}
+
 int
 main(void)
 {
@@ -347,5 +378,6 @@ main(void)
 	test_unknown_bit();
 	test_id_positions();
 	test_period();
+	test_big_endian_flags();
 	return unit_exit();
 }
