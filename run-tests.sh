@@ -14,7 +14,7 @@ top=$(pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 need="gcc make autoconf automake pkg-config libdw-dev libelf-dev zlib1g-dev
-      libzstd-dev
+      libzstd-dev zstd
       linux-perf google-perftools golang-go golang-github-google-pprof-dev
       clang libclang-rt-14-dev valgrind perl"
 if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
