@@ -328,81 +328,6 @@ other:
 	return "unrecognized maps line";
 }
 
-/* The rules of the format document only (--lenient): a header of
- * 0, N >= 3 words, version 0, period, ...; records {count, n, pc[n]}
- * until the trailer {0, 1, 0}; anything after it. */
-static int
-read_lenient(const unsigned char *buf, size_t len, struct profile *p,
-	     struct p2g_error *err)
-{
-	unsigned width = 0, k;
-	bool big = false;
-	uint64_t words = 0;
-	size_t pos;
-
-	for (k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++) {
-		unsigned wd = layouts[k].width;
-		uint64_t w;
-
-		if (len < 3 * (size_t)wd)
-			continue;
-		w = slot_at(buf + wd, wd, layouts[k].big);
-		if (slot_at(buf, wd, layouts[k].big) == 0 && w >= 3 &&
-		    w < (1u << 20) &&
-		    slot_at(buf + 2 * (size_t)wd, wd, layouts[k].big) == 0 &&
-		    (2 + w) * wd <= len) {
-			width = wd;
-			big = layouts[k].big;
-			words = w;
-			break;
-		}
-	}
-	if (width == 0)
-		return bad_header(buf, len, err);
-	p->slot_bytes = width;
-	p->big_endian = big;
-	p->period_us = slot_at(buf + 3 * (size_t)width, width, big);
-	pos = (size_t)(2 + words) * width;
-	for (;;) {
-		uint64_t count, n, j, *pcs;
-		size_t rec_off = pos;
-
-		if (len - pos < 2 * (size_t)width)
-			return p2g_fail(err, P2G_INVALID, pos,
-					len == pos ? "no trailer (0, 1, 0) "
-						     "after the last record"
-						   : "truncated record header");
-		count = slot_at(buf + pos, width, big);
-		n = slot_at(buf + pos + width, width, big);
-		pos += 2 * (size_t)width;
-		if (n > (len - pos) / width)
-			return p2g_fail(err, P2G_INVALID, rec_off,
-					"record %zu needs %llu PC slots but "
-					"the file ends first", p->nrecs,
-					(unsigned long long)n);
-		if (count == 0 && n == 1 &&
-		    slot_at(buf + pos, width, big) == 0) {
-			pos += width;
-			p->has_trailer = true;
-			break;
-		}
-		pcs = profile_new_record(p, count, n);
-		if (pcs == NULL)
-			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
-					"out of memory");
-		for (j = 0; j < n; j++)
-			pcs[j] = slot_at(buf + pos + (size_t)j * width, width,
-					 big);
-		p->recs[p->nrecs - 1].file_off = rec_off;
-		pos += (size_t)n * width;
-	}
-	p->maps_off = pos;
-	if (profile_set_maps(p, (const char *)buf + pos, len - pos) < 0)
-		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
-				"out of memory");
-	return 0;
-}
-
 /* The gperftools maintainers' rules for the maps text (--strict):
  * present, ending in a newline, every line "build=...", a /proc/maps
  * line or "start-end:". */
@@ -453,27 +378,22 @@ check_strict_maps(const unsigned char *buf, size_t len, size_t pos,
 }
 
 int
-cpuprof_read_mode(const unsigned char *buf, size_t len, struct profile *p,
-		  enum cpuprof_mode mode, struct p2g_error *err)
-{
-	if (mode == CPUPROF_LENIENT)
-		return read_lenient(buf, len, p, err);
-	if (cpuprof_read(buf, len, p, err) < 0)
-		return -1;
-	if (mode == CPUPROF_STRICT)
-		return check_strict_maps(buf, len, (size_t)p->maps_off, err);
-	return 0;
-}
-
-int
 cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 	     struct p2g_error *err)
 {
-	unsigned width = 0, k;
-	bool big = false;
-	size_t pos, i;
-	uint64_t v[5];
-	const char *why;
+	return cpuprof_read_mode(buf, len, p, CPUPROF_DEFAULT, err);
+}
+
+/*
+ * The header's layout: the first of 32/64-bit little/big-endian where
+ * the header reads 0, 3, 0, P > 0, 0 -- or, LENIENT, 0, N >= 3, 0 (the
+ * format document's rule: N header words).  0 when none fits.
+ */
+static unsigned
+header_layout(const unsigned char *buf, size_t len, bool lenient, bool *big,
+	      uint64_t v[5], uint64_t *words)
+{
+	unsigned k, i;
 
 	for (k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++) {
 		unsigned wd = layouts[k].width;
@@ -482,16 +402,32 @@ cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 			continue;
 		for (i = 0; i < 5; i++)
 			v[i] = slot_at(buf + i * wd, wd, layouts[k].big);
-		if (v[0] == 0 && v[1] == 3 && v[2] == 0 && v[3] > 0 &&
-		    v[4] == 0) {
-			width = wd;
-			big = layouts[k].big;
-			break;
+		if (lenient ? v[0] == 0 && v[1] >= 3 && v[1] < (1u << 20) &&
+				      v[2] == 0 && (2 + v[1]) * wd <= len
+			    : v[0] == 0 && v[1] == 3 && v[2] == 0 &&
+				      v[3] > 0 && v[4] == 0) {
+			*big = layouts[k].big;
+			*words = v[1];
+			return wd;
 		}
 	}
+	return 0;
+}
+
+int
+cpuprof_read_mode(const unsigned char *buf, size_t len, struct profile *p,
+		  enum cpuprof_mode mode, struct p2g_error *err)
+{
+	bool lenient = mode == CPUPROF_LENIENT, big = false;
+	unsigned width;
+	size_t pos, i;
+	uint64_t v[5], words = 3;
+	const char *why;
+
+	width = header_layout(buf, len, lenient, &big, v, &words);
 	if (width == 0)
 		return bad_header(buf, len, err);
-	if (v[3] > CPUPROF_MAX_PERIOD)
+	if (v[3] > CPUPROF_MAX_PERIOD && !lenient)
 		return p2g_fail(err, P2G_INVALID, 3 * (size_t)width,
 				"sampling period %llu us is more than "
 				"google-pprof reads (2^32)",
@@ -500,7 +436,7 @@ cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 	p->big_endian = big;
 	p->period_us = v[3];
 
-	pos = 5 * (size_t)width;
+	pos = (size_t)(2 + words) * width;
 	for (;;) {
 		uint64_t count, n, j, pc0, *pcs;
 		size_t rec_off = pos;
@@ -525,11 +461,11 @@ cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 			p->has_trailer = true;
 			break;
 		}
-		if (count == 0)
+		if (count == 0 && !lenient)
 			return p2g_fail(err, P2G_INVALID, rec_off,
 					"record %zu has a sample count of 0",
 					p->nrecs);
-		if (n == 0)
+		if (n == 0 && !lenient)
 			return p2g_fail(err, P2G_INVALID, rec_off + width,
 					"record %zu has no PCs", p->nrecs);
 		pcs = profile_new_record(p, count, n);
@@ -538,7 +474,7 @@ cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 		for (j = 0; j < n; j++) {
 			pcs[j] = slot_at(buf + pos + (size_t)j * width, width,
 					 big);
-			if (pcs[j] == 0)
+			if (pcs[j] == 0 && !lenient)
 				return p2g_fail(err, P2G_INVALID,
 						pos + (size_t)j * width,
 						"record %zu has PC 0 at depth "
@@ -550,6 +486,12 @@ cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 	}
 
 	p->maps_off = pos;
+	if (lenient)
+		return profile_set_maps(p, (const char *)buf + pos,
+					len - pos) < 0
+			       ? p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+					  "out of memory")
+			       : 0;
 	if (memchr(buf + pos, '\0', len - pos) != NULL)
 		return p2g_fail(err, P2G_INVALID,
 				pos + (size_t)((const unsigned char *)memchr(
@@ -574,6 +516,8 @@ cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 					why, ll > 60 ? 60 : (int)ll, line);
 		i += ll + (nl != NULL);
 	}
+	if (mode == CPUPROF_STRICT)
+		return check_strict_maps(buf, len, pos, err);
 	return 0;
 nomem:
 	return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
