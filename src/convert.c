@@ -14,6 +14,7 @@
 #include "order.h"
 #include "perf_abi.h"
 #include "sample.h"
+#include "unwind.h"
 
 #ifdef WORDS_BIGENDIAN
 #define WORDS_BIGENDIAN_P true
@@ -22,6 +23,10 @@
 #endif
 #define KERNEL_START 0xffff800000000000ULL
 #define PROGRESS_STEP (64u << 20)
+/* perf's default depth for unwound stacks (and the kernel's default
+ * sysctl kernel.perf_event_max_stack). */
+#define DEFAULT_MAX_STACK 127
+#define DWARF_BITS (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)
 
 struct conv {
 	struct perfdata *pd;	/* the input being read */
@@ -33,6 +38,11 @@ struct conv {
 	struct stacktab tab;
 	uint64_t *frames;
 	size_t frames_cap;
+	size_t max_stack;	/* frames per stack, from the callchain */
+	size_t max_unwind;	/* frames per stack, with unwound ones */
+	struct unwinder *uw;	/* for the current input; NULL: no
+				   unwinding */
+	uint64_t *uframes;	/* max_unwind unwound user frames */
 	uint64_t period_unit;	/* --weight period: one header period */
 	struct delivery {	/* the events a sample counts for */
 		struct perf_attr *attr;
@@ -193,6 +203,55 @@ deliveries(struct conv *cv, const struct perf_record *rec,
 	return 0;
 }
 
+/*
+ * The user part of a --call-graph dwarf sample: unwind its stack copy and
+ * put the frames after the kernel frames of its callchain (*N frames in
+ * cv->frames), as perf does.  When nothing could be unwound, the
+ * callchain stays as it is.  0, or -1 with ERR set.
+ */
+static int
+unwind_user(struct conv *cv, const struct perf_record *rec,
+	    const struct perf_sample *s, uint32_t sid, uint64_t *n,
+	    struct p2g_error *err)
+{
+	struct convert_stats *st = cv->st;
+	enum unwind_result res;
+	size_t k, nu, keep = 0;
+
+	if (cv->o->kernel_only)
+		return 0;
+	if (unwind_sample(cv->uw, &cv->as, sid, ns(cv, (int32_t)s->pid),
+			  (int32_t)s->tid, rec->attr, s, cv->uframes,
+			  cv->max_unwind, &nu, &res) < 0)
+		return p2g_fail(err, P2G_NOMEM, rec->offset,
+				"out of memory while unwinding");
+	switch (res) {
+	case UNWIND_NONE: return 0;
+	case UNWIND_DONE: st->dwarf_done++; break;
+	case UNWIND_PARTIAL: st->dwarf_partial++; break;
+	case UNWIND_NO_BINARY: st->dwarf_no_binary++; break;
+	case UNWIND_UNSUPPORTED: st->dwarf_unsupported++; break;
+	}
+	st->dwarf_samples++;
+	if (nu == 0)
+		return 0;
+	/* Kernel frames first (the callchain's user part, if the kernel
+	 * recorded one, gives way to the unwound frames). */
+	for (k = 0; k < *n; k++)
+		if (addrspace_is_kernel(&cv->as, cv->frames[k]))
+			cv->frames[keep++] = cv->frames[k];
+	for (k = 0; k < nu; k++) {
+		if (keep == cv->max_unwind) {
+			st->frames_capped++;
+			break;
+		}
+		if (keep_frame(cv, cv->uframes[k]))
+			cv->frames[keep++] = cv->uframes[k];
+	}
+	*n = keep;
+	return 0;
+}
+
 static int
 on_sample(struct conv *cv, const struct perf_record *rec,
 	  struct p2g_error *err)
@@ -228,7 +287,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		return 0;
 	}
 
-	if (grow_frames(cv, s.callchain_nr + 1) < 0)
+	if (grow_frames(cv, s.callchain_nr + cv->max_unwind + 1) < 0)
 		goto nomem;
 	for (i = 0; i < s.callchain_nr; i++) {
 		v = sample_callchain(&s, i);
@@ -245,8 +304,22 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 			continue;
 		}
 		nraw++;
+		if (n == cv->max_stack) {
+			st->frames_capped++;
+			break;
+		}
 		if (keep_frame(cv, v))
 			cv->frames[n++] = v;
+	}
+	sid = addrspace_sample_space(&cv->as, ns(cv, (int32_t)s.pid));
+	if (sid == UINT32_MAX)
+		goto nomem;
+	if (cv->uw != NULL && (rec->attr->sample_type & DWARF_BITS) ==
+				      DWARF_BITS) {
+		if (unwind_user(cv, rec, &s, sid, &n, err) < 0)
+			return -1;
+		if (n > 0)
+			nraw = n;
 	}
 	/* No address in the callchain: the sample's ip, as perf shows it. */
 	if (nraw == 0 && s.ip != 0 && keep_frame(cv, s.ip))
@@ -257,9 +330,6 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	}
 	if (n > UINT32_MAX)
 		n = UINT32_MAX;
-	sid = addrspace_sample_space(&cv->as, ns(cv, (int32_t)s.pid));
-	if (sid == UINT32_MAX)
-		goto nomem;
 	for (k = 0; k < cv->ndeliv; k++)
 		if (stacktab_add(&cv->tab,
 				 (uint32_t)(cv->deliv[k].attr - cv->first->attrs),
@@ -346,6 +416,20 @@ on_mmap(struct conv *cv, const struct perf_record *rec,
 	return 0;
 }
 
+/* Process PID of the current input leaves its address space (it exits
+ * or execs): the space takes no more samples, so its Dwfl can go. */
+static void
+forget_space(struct conv *cv, int32_t pid)
+{
+	const struct process *p;
+
+	if (cv->uw == NULL)
+		return;
+	p = addrspace_find(&cv->as, ns(cv, pid));
+	if (p != NULL)
+		unwind_forget(cv->uw, p->space);
+}
+
 static int
 on_record(struct conv *cv, const struct perf_record *rec,
 	  struct p2g_error *err)
@@ -370,6 +454,8 @@ on_record(struct conv *cv, const struct perf_record *rec,
 		if (!cursor_ok(&c))
 			break;
 		n = strnlen((const char *)c.base + c.pos, cursor_left(&c));
+		if (rec->misc & PERF_RECORD_MISC_COMM_EXEC)
+			forget_space(cv, pid);
 		if (addrspace_comm(&cv->as, ns(cv, pid), ns(cv, tid),
 				   (const char *)c.base + c.pos, n,
 				   (rec->misc & PERF_RECORD_MISC_COMM_EXEC) !=
@@ -377,6 +463,16 @@ on_record(struct conv *cv, const struct perf_record *rec,
 			goto nomem;
 		return 0;
 	}
+	case PERF_RECORD_EXIT:
+		pid = (int32_t)cursor_u32(&c);
+		(void)cursor_u32(&c);	/* ppid */
+		tid = (int32_t)cursor_u32(&c);
+		if (!cursor_ok(&c))
+			break;
+		/* The process is gone: its unwinding state goes too. */
+		if (pid == tid)
+			forget_space(cv, pid);
+		return 0;
 	case PERF_RECORD_FORK:
 		pid = (int32_t)cursor_u32(&c);
 		ppid = (int32_t)cursor_u32(&c);
@@ -654,7 +750,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	uint64_t psum = 0, pn = 0;
 	uint32_t ev = 0;
 	size_t i, k, n = 0, np = 0;
-	int ret = -1;
+	int ret = -1, r_input;
 
 	memset(&cv, 0, sizeof(cv));
 	memset(st, 0, sizeof(*st));
@@ -664,12 +760,34 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	addrspace_init(&cv.as);
 	stacktab_init(&cv.tab);
 
+	/* The kernel caps the callchains it records (at 127 frames by
+	 * default, as perf's own reading does): they are written whole
+	 * unless --max-stack asks for less.  Unwinding is capped the same
+	 * way perf caps it. */
+	cv.max_stack = o->max_stack ? o->max_stack : SIZE_MAX;
+	cv.max_unwind = o->max_stack ? o->max_stack : DEFAULT_MAX_STACK;
+	cv.uframes = malloc(cv.max_unwind * sizeof(*cv.uframes));
+	if (cv.uframes == NULL)
+		goto nomem;
 	for (k = 0; k < npds; k++) {
 		cv.pd = pds[k];
 		cv.input = (unsigned)k;
 		if (o->input_start)
 			o->input_start(o->progress_ctx, k);
-		if (read_all(&cv, err) < 0) {
+		if (!o->no_unwind) {
+			struct unwind_opts uo;
+
+			uo.symfs = o->symfs;
+			uo.home = o->home;
+			cv.uw = unwind_open(&uo, &pds[k]->info,
+					    pds[k]->big_endian);
+			if (cv.uw == NULL)
+				goto nomem;
+		}
+		r_input = read_all(&cv, err);
+		unwind_close(cv.uw);
+		cv.uw = NULL;
+		if (r_input < 0) {
 			st->failed_input = k;
 			goto out;
 		}
@@ -751,12 +869,10 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	if (cv.period_unit == 0)
 		cv.period_unit = 1;
 	/* perf record --call-graph dwarf stores registers and stack copies
-	 * for unwinding; without an unwinder only the kernel's callchain
+	 * for unwinding; without unwinding only the kernel's callchain
 	 * (kernel frames and the user IP) is there. */
-	st->dwarf_unwound = false;
-	st->dwarf_recording =
-		(event->sample_type & PERF_SAMPLE_STACK_USER) != 0 &&
-		(event->sample_type & PERF_SAMPLE_REGS_USER) != 0;
+	st->dwarf_recording = (event->sample_type & DWARF_BITS) == DWARF_BITS;
+	st->dwarf_unwound = st->dwarf_recording && !o->no_unwind;
 
 	if (!o->split) {
 		memset(&r, 0, sizeof(r));
@@ -791,6 +907,7 @@ out:
 	free(sel);
 	free(procs);
 	free(cv.frames);
+	free(cv.uframes);
 	free(cv.deliv);
 	stacktab_release(&cv.tab);
 	addrspace_release(&cv.as);

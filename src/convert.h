@@ -46,6 +46,11 @@ struct convert_opts {
 	enum convert_order byte_order;
 	unsigned slot_bits;	/* 32, 64, or 0: 32 for 32-bit recordings */
 	enum convert_weight weight;
+	bool no_unwind;		/* leave --call-graph dwarf stacks as the
+				   kernel's callchain and the user IP */
+	unsigned max_stack;	/* frames per stack at most; 0: 127 */
+	const char *symfs;	/* look for binaries under this directory */
+	const char *home;	/* for perf's build id cache ~/.debug */
 	/* Called every so often with the bytes read so far. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	/* Called before input N is read. */
@@ -80,6 +85,13 @@ struct convert_stats {
 	size_t nr_sampling_events;
 	bool dwarf_recording;	/* recorded with --call-graph dwarf */
 	bool dwarf_unwound;	/* and the user stacks were unwound */
+	bool dwarf_arch_unsupported;	/* of a machine we cannot unwind */
+	uint64_t dwarf_samples;		/* with user registers and stack */
+	uint64_t dwarf_done;		/* unwound to the end or the cap */
+	uint64_t dwarf_partial;		/* unwinding stopped partway */
+	uint64_t dwarf_no_binary;	/* no binary: leaf (+ callchain) */
+	uint64_t dwarf_unsupported;	/* registers of another ABI */
+	uint64_t frames_capped;		/* stacks cut at max_stack */
 	unsigned slot_bits;	/* of the profiles written */
 };
 

@@ -104,6 +104,14 @@ usage(void)
 "      --byte-order little|big|native\n"
 "                       byte order of the profile (default: that of the\n"
 "                       machine that recorded INPUT)\n"
+"      --max-stack N    write at most N frames per stack (default: the\n"
+"                       whole recorded callchain; 127 when unwinding)\n"
+"\n"
+"Unwinding (perf record --call-graph dwarf):\n"
+"      --symfs DIR      look for the binaries under DIR, as perf does\n"
+"      --debuginfod     let libdw fetch missing debug information from\n"
+"                       the servers in DEBUGINFOD_URLS (off by default)\n"
+"      --no-unwind      do not unwind: user stacks hold the sampled IP\n"
 "\n"
 "Information:\n"
 "  -i, --info           print the header summary, the events and the\n"
@@ -422,6 +430,20 @@ print_stats(const struct convert_stats *st)
 	if (st->other_events)
 		fprintf(stderr, "  samples of other events  %12" PRIu64 "\n",
 			st->other_events);
+	if (st->frames_capped)
+		fprintf(stderr, "  stacks cut at max-stack  %12" PRIu64 "\n",
+			st->frames_capped);
+	if (st->dwarf_samples)
+		fprintf(stderr,
+			"  dwarf samples            %12" PRIu64 "\n"
+			"  dwarf unwound            %12" PRIu64 "\n"
+			"  dwarf stopped early      %12" PRIu64 "\n"
+			"  dwarf without binary     %12" PRIu64 "\n",
+			st->dwarf_samples, st->dwarf_done, st->dwarf_partial,
+			st->dwarf_no_binary);
+	if (st->dwarf_unsupported)
+		fprintf(stderr, "  dwarf not unwindable     %12" PRIu64 "\n",
+			st->dwarf_unsupported);
 	if (st->read_unchanged || st->read_unknown_id)
 		fprintf(stderr,
 			"  counter reads unchanged  %12" PRIu64 "\n"
@@ -642,6 +664,10 @@ main(int argc, char **argv)
 		{ "weight", required_argument, NULL, 'w' },
 		{ "info", no_argument, NULL, 'i' },
 		{ "stats", no_argument, NULL, 's' },
+		{ "max-stack", required_argument, NULL, 'M' },
+		{ "symfs", required_argument, NULL, 'Y' },
+		{ "debuginfod", no_argument, NULL, 'D' },
+		{ "no-unwind", no_argument, NULL, 'N' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -654,7 +680,7 @@ main(int argc, char **argv)
 	size_t k, ninputs = 0;
 	struct sink_ctx sink;
 	const char *output = NULL;
-	bool info = false, stats = false;
+	bool info = false, stats = false, debuginfod = false;
 	int32_t *pids = NULL, *tids = NULL;
 	int c, ret = 2;
 	char *end;
@@ -698,6 +724,27 @@ main(int argc, char **argv)
 			break;
 		case 'F':
 			o.no_fixup = true;
+			break;
+		case 'M': {
+			unsigned long long v;
+
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (*optarg == '-' || end == optarg || *end != '\0' ||
+			    errno != 0 || v == 0 || v > 65535)
+				message_usage("--max-stack: '%s' is not an "
+					      "integer from 1 to 65535", optarg);
+			o.max_stack = (unsigned)v;
+			break;
+		}
+		case 'Y':
+			o.symfs = optarg;
+			break;
+		case 'D':
+			debuginfod = true;
+			break;
+		case 'N':
+			o.no_unwind = true;
 			break;
 		case 'U':
 			o.user_only = true;
@@ -762,6 +809,21 @@ main(int argc, char **argv)
 			message_bad_option(argv[optind - 1], optopt);
 		}
 	}
+	/* libdw asks the servers in DEBUGINFOD_URLS for what it cannot find
+	 * on disk; a converter should not reach the network unasked. */
+	if (!debuginfod)
+		unsetenv("DEBUGINFOD_URLS");
+	else if (getenv("DEBUGINFOD_URLS") == NULL ||
+		 *getenv("DEBUGINFOD_URLS") == '\0')
+		message_usage("--debuginfod: DEBUGINFOD_URLS names no server");
+	if (o.symfs != NULL) {
+		struct stat sb;
+
+		if (stat(o.symfs, &sb) != 0 || !S_ISDIR(sb.st_mode))
+			message_usage("--symfs: '%s' is not a directory",
+				      o.symfs);
+	}
+	o.home = getenv("HOME");
 	if (o.user_only && o.kernel_only)
 		message_usage("--user-only and --kernel-only exclude each "
 			      "other");
@@ -846,11 +908,22 @@ main(int argc, char **argv)
 		message_note(input_name, "%zu sampling events; converting %s "
 			     "(choose with --event)", st.nr_sampling_events,
 			     st.event->name);
-	if (st.dwarf_recording && !st.dwarf_unwound)
+	if (st.dwarf_unsupported)
 		message_warning(input_name, P2G_NO_OFFSET,
-				"recorded with --call-graph dwarf, which this "
-				"version does not unwind: user-space stacks "
-				"hold only the sampled IP");
+				"%" PRIu64 " samples with user stacks of a "
+				"machine or ABI this version cannot unwind "
+				"(%s): they hold only the sampled IP",
+				st.dwarf_unsupported,
+				pd->info.arch ? pd->info.arch : "unknown");
+	if (st.dwarf_no_binary + st.dwarf_partial > 0 &&
+	    st.dwarf_samples > 0)
+		message_note(input_name,
+			     "%" PRIu64 " of %" PRIu64 " user stacks "
+			     "unwound only in part (%" PRIu64 " without a "
+			     "binary%s); --stats tells more",
+			     st.dwarf_no_binary + st.dwarf_partial,
+			     st.dwarf_samples, st.dwarf_no_binary,
+			     o.symfs ? "" : "; see --symfs");
 	if (st.period_guessed)
 		message_warning(input_name, P2G_NO_OFFSET,
 				"event %s has a fixed period of %" PRIu64

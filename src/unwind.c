@@ -1,0 +1,689 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DWARF unwinding with libdw: see unwind.h.  The model is perf's own
+ * tools/perf/util/unwind-libdw.c, with the Dwfl kept per address space
+ * instead of made anew per sample (the cost of a Dwfl is reading the
+ * ELF files and their CFI, which every sample of a process shares).
+ */
+#include "config.h"
+
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cursor.h"
+#include "perf_abi.h"
+#include "unwind.h"
+
+/* Dwfls kept at once; the least recently used goes beyond this. */
+#define MAX_LIVE 64
+
+enum arch { ARCH_OTHER, ARCH_X86_64, ARCH_AARCH64 };
+
+/* A binary as the recording names it (path and build id), and the file
+ * found for it. */
+struct bin {
+	char *path;		/* as recorded */
+	uint8_t bid[20];
+	uint8_t bid_size;	/* 0: the recording gives no build id */
+	int state;		/* 0 not looked for, 1 found, -1 not found */
+	char *file;		/* the file found */
+	int fd;			/* open on it, for memory reads */
+	struct bin_load {	/* its PT_LOAD segments */
+		uint64_t offset, vaddr, filesz;
+	} *load;
+	size_t nload;
+};
+
+/* A Dwfl and what the callbacks need while one sample is unwound. */
+struct uspace {
+	struct unwinder *uw;
+	Dwfl *dwfl;
+	uint32_t sid;
+	bool attached;
+	uint64_t last_use;
+	/* The sample being unwound. */
+	struct addrspace *as;
+	const struct perf_attr *attr;
+	const struct perf_sample *s;
+	int32_t tid;
+	uint64_t sp;
+	uint64_t *out;
+	size_t max, n;
+};
+
+struct unwinder {
+	struct unwind_opts o;
+	const struct perf_header_info *info;
+	bool big_endian;
+	enum arch arch;
+	char *debuginfo_path;
+	Dwfl_Callbacks cbs;
+	struct bin **bins;
+	size_t nbins, cap_bins;
+	struct uspace **spaces;	/* by sid */
+	size_t cap_spaces;
+	size_t live;
+	uint64_t clock;
+};
+
+/* ---- registers ---------------------------------------------------------- */
+
+/*
+ * perf's register numbers (arch/<arch>/include/uapi/asm/perf_regs.h) for
+ * each DWARF register number, -1 where perf has none.  x86_64: DWARF
+ * 0..16 are AX DX CX BX SI DI BP SP R8..R15 RIP; perf's are AX BX CX DX
+ * SI DI BP SP IP FLAGS CS SS DS ES FS GS R8..R15.  aarch64: both number
+ * X0..X30 and SP alike; perf's 32 is the PC.
+ */
+static const int x86_64_regs[17] = {
+	0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8,
+};
+#define X86_64_PERF_IP 8
+#define X86_64_PERF_SP 7
+#define AARCH64_PERF_SP 31
+#define AARCH64_PERF_PC 32
+
+/* perf register R of sample S, if recorded. */
+static bool
+perf_reg(const struct uspace *us, unsigned r, uint64_t *v)
+{
+	uint64_t mask = us->attr->sample_regs_user;
+	unsigned i;
+
+	if (r >= 64 || !(mask & (1ULL << r)) || us->s->user_regs == NULL)
+		return false;
+	i = (unsigned)__builtin_popcountll(mask & ((1ULL << r) - 1));
+	if (i >= us->attr->regs_user_n)
+		return false;
+	*v = load64(us->s->user_regs + (size_t)i * 8,
+		    us->uw->big_endian);
+	return true;
+}
+
+static bool
+user_ip_sp(const struct uspace *us, uint64_t *ip, uint64_t *sp)
+{
+	switch (us->uw->arch) {
+	case ARCH_X86_64:
+		return perf_reg(us, X86_64_PERF_IP, ip) &&
+		       perf_reg(us, X86_64_PERF_SP, sp);
+	case ARCH_AARCH64:
+		return perf_reg(us, AARCH64_PERF_PC, ip) &&
+		       perf_reg(us, AARCH64_PERF_SP, sp);
+	default:
+		return false;
+	}
+}
+
+/* ---- finding binaries --------------------------------------------------- */
+
+static void
+bin_free(struct bin *b)
+{
+	if (b == NULL)
+		return;
+	if (b->fd >= 0)
+		close(b->fd);
+	free(b->path);
+	free(b->file);
+	free(b->load);
+	free(b);
+}
+
+/* The build id the recording gives for mapping M: its own (MMAP2 with
+ * the build id bit), else the header's entry for its path. */
+static void
+expected_build_id(const struct unwinder *uw, const struct mapping *m,
+		  const uint8_t **id, uint8_t *size)
+{
+	size_t i;
+
+	*size = 0;
+	*id = NULL;
+	if (m->build_id_size > 0) {
+		*size = m->build_id_size;
+		*id = m->build_id;
+		return;
+	}
+	if (uw->info == NULL)
+		return;
+	for (i = 0; i < uw->info->nr_build_ids; i++)
+		if (uw->info->build_ids[i].size > 0 &&
+		    strcmp(uw->info->build_ids[i].filename, m->path) == 0) {
+			*size = uw->info->build_ids[i].size;
+			*id = uw->info->build_ids[i].id;
+			return;
+		}
+}
+
+/*
+ * Try FILE for B: an ELF file whose build id is B's (when B has one).
+ * Fills in B's segments and keeps the file open.  True if it is used.
+ */
+static bool
+bin_try(struct bin *b, const char *file)
+{
+	const void *id;
+	ssize_t idlen;
+	size_t i, n;
+	Elf *elf;
+	int fd;
+	bool ok = false;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf == NULL || elf_kind(elf) != ELF_K_ELF)
+		goto out;
+	if (b->bid_size > 0) {
+		idlen = dwelf_elf_gnu_build_id(elf, &id);
+		if (idlen != (ssize_t)b->bid_size ||
+		    memcmp(id, b->bid, b->bid_size) != 0)
+			goto out;
+	}
+	if (elf_getphdrnum(elf, &n) != 0)
+		goto out;
+	b->load = calloc(n ? n : 1, sizeof(*b->load));
+	if (b->load == NULL)
+		goto out;
+	b->nload = 0;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) == NULL ||
+		    ph.p_type != PT_LOAD)
+			continue;
+		b->load[b->nload].offset = ph.p_offset;
+		b->load[b->nload].vaddr = ph.p_vaddr;
+		b->load[b->nload].filesz = ph.p_filesz;
+		b->nload++;
+	}
+	b->file = strdup(file);
+	if (b->file == NULL) {
+		free(b->load);
+		b->load = NULL;
+		goto out;
+	}
+	ok = true;
+out:
+	if (elf != NULL)
+		elf_end(elf);
+	if (ok)
+		b->fd = fd;
+	else
+		close(fd);
+	return ok;
+}
+
+/* Look for B's file: under --symfs (or at its path), in perf's build id
+ * cache, in the system's debug directory. */
+static void
+bin_find(const struct unwinder *uw, struct bin *b)
+{
+	const char *symfs = uw->o.symfs ? uw->o.symfs : "";
+	char hex[41], file[4096];
+	size_t i;
+
+	b->state = -1;
+	if (b->path[0] == '/') {
+		if ((size_t)snprintf(file, sizeof(file), "%s%s", symfs,
+				     b->path) < sizeof(file) &&
+		    bin_try(b, file))
+			goto found;
+	}
+	if (b->bid_size == 0)
+		return;
+	for (i = 0; i < b->bid_size; i++)
+		snprintf(hex + 2 * i, 3, "%02x", b->bid[i]);
+	if (uw->o.home != NULL) {
+		/* perf 5.x and later: .build-id/xx/rest/elf; before: the
+		 * link .build-id/xx/rest itself. */
+		if ((size_t)snprintf(file, sizeof(file),
+				     "%s/.debug/.build-id/%.2s/%s/elf",
+				     uw->o.home, hex, hex + 2) <
+			    sizeof(file) &&
+		    bin_try(b, file))
+			goto found;
+		if ((size_t)snprintf(file, sizeof(file),
+				     "%s/.debug/.build-id/%.2s/%s",
+				     uw->o.home, hex, hex + 2) <
+			    sizeof(file) &&
+		    bin_try(b, file))
+			goto found;
+	}
+	if ((size_t)snprintf(file, sizeof(file),
+			     "%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs,
+			     hex, hex + 2) < sizeof(file) &&
+	    bin_try(b, file))
+		goto found;
+	return;
+found:
+	b->state = 1;
+}
+
+/* The binary of mapping M, looked for the first time it is asked for;
+ * NULL if none is usable (or out of memory). */
+static struct bin *
+bin_of(struct unwinder *uw, const struct mapping *m)
+{
+	const uint8_t *id;
+	uint8_t size;
+	struct bin *b;
+	size_t i;
+
+	if (m->path == NULL)
+		return NULL;
+	expected_build_id(uw, m, &id, &size);
+	for (i = 0; i < uw->nbins; i++) {
+		b = uw->bins[i];
+		if (b->bid_size == size &&
+		    (size == 0 || memcmp(b->bid, id, size) == 0) &&
+		    strcmp(b->path, m->path) == 0)
+			return b->state > 0 ? b : NULL;
+	}
+	if (uw->nbins == uw->cap_bins) {
+		size_t nc = uw->cap_bins ? 2 * uw->cap_bins : 16;
+		struct bin **nb = realloc(uw->bins, nc * sizeof(*nb));
+
+		if (nb == NULL)
+			return NULL;
+		uw->bins = nb;
+		uw->cap_bins = nc;
+	}
+	b = calloc(1, sizeof(*b));
+	if (b == NULL)
+		return NULL;
+	b->fd = -1;
+	b->path = strdup(m->path);
+	if (b->path == NULL) {
+		free(b);
+		return NULL;
+	}
+	b->bid_size = size;
+	if (size > 0)
+		memcpy(b->bid, id, size);
+	uw->bins[uw->nbins++] = b;
+	bin_find(uw, b);
+	return b->state > 0 ? b : NULL;
+}
+
+/*
+ * The load bias of B mapped by M: the PT_LOAD segment that holds M's
+ * file offset says which virtual address M's start stands for.  (start
+ * - pgoff is right only when offsets and addresses agree, which the
+ * linker does not promise.)
+ */
+static uint64_t
+bin_bias(const struct bin *b, const struct mapping *m)
+{
+	size_t i;
+
+	for (i = 0; i < b->nload; i++) {
+		const struct bin_load *l = &b->load[i];
+		uint64_t lo = l->offset & ~(uint64_t)0xfff;
+
+		if (m->pgoff >= lo && m->pgoff < l->offset + l->filesz)
+			return m->start - m->pgoff + l->offset - l->vaddr;
+	}
+	return m->start - m->pgoff;
+}
+
+/* ---- the Dwfl of a space ------------------------------------------------ */
+
+/* The module at PC, reported from the space's mapping there if it is not
+ * yet; NULL if there is no usable binary. */
+static Dwfl_Module *
+report_module(struct uspace *us, uint64_t pc)
+{
+	const struct mapping *m;
+	Dwfl_Module *mod;
+	struct bin *b;
+
+	mod = dwfl_addrmodule(us->dwfl, pc);
+	if (mod != NULL)
+		return mod;
+	m = addrspace_resolve(us->as, us->sid, pc);
+	if (m == NULL)
+		return NULL;
+	b = bin_of(us->uw, m);
+	if (b == NULL)
+		return NULL;
+	dwfl_report_begin_add(us->dwfl);
+	mod = dwfl_report_elf(us->dwfl, m->path, b->file, -1,
+			      bin_bias(b, m), true);
+	dwfl_report_end(us->dwfl, NULL, NULL);
+	return mod;
+}
+
+static pid_t
+cb_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct uspace *us = arg;
+
+	(void)dwfl;
+	if (*thread_argp != NULL)
+		return 0;
+	*thread_argp = us;
+	return us->tid;
+}
+
+static bool
+cb_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = arg;
+	return true;
+}
+
+/* Memory: the stack copy from the sampled SP on, else the mapped files. */
+static bool
+cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct uspace *us = arg;
+	const struct perf_sample *s = us->s;
+	uint64_t len = s->user_stack_dyn_size;
+	const struct mapping *m;
+	unsigned char buf[8];
+	struct bin *b;
+
+	(void)dwfl;
+	if (len > s->user_stack_size)
+		len = s->user_stack_size;
+	if (addr >= us->sp && len >= 8 && addr - us->sp <= len - 8) {
+		*result = load64(s->user_stack + (addr - us->sp),
+				 us->uw->big_endian);
+		return true;
+	}
+	m = addrspace_resolve(us->as, us->sid, addr);
+	if (m == NULL || addr - m->start > UINT64_MAX - m->pgoff)
+		return false;
+	b = bin_of(us->uw, m);
+	if (b == NULL || b->fd < 0 ||
+	    pread(b->fd, buf, 8, (off_t)(addr - m->start + m->pgoff)) != 8)
+		return false;
+	*result = load64(buf, us->uw->big_endian);
+	return true;
+}
+
+static bool
+cb_set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct uspace *us = arg;
+	Dwarf_Word v;
+	uint64_t ip, sp;
+	unsigned i;
+
+	if (!user_ip_sp(us, &ip, &sp))
+		return false;
+	switch (us->uw->arch) {
+	case ARCH_X86_64:
+		for (i = 0; i < 17; i++)
+			if (perf_reg(us, (unsigned)x86_64_regs[i], &v) &&
+			    !dwfl_thread_state_registers(thread, (int)i, 1, &v))
+				return false;
+		break;
+	case ARCH_AARCH64:
+		for (i = 0; i < 32; i++)
+			if (perf_reg(us, i, &v) &&
+			    !dwfl_thread_state_registers(thread, (int)i, 1, &v))
+				return false;
+		break;
+	default:
+		return false;
+	}
+	dwfl_thread_state_register_pc(thread, ip);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_cbs = {
+	.next_thread = cb_next_thread,
+	.get_thread = cb_get_thread,
+	.memory_read = cb_memory_read,
+	.set_initial_registers = cb_set_initial_registers,
+};
+
+static int
+frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct uspace *us = arg;
+	Dwarf_Addr pc;
+	bool act;
+
+	/* Report the module first: whether the frame is an activation
+	 * depends on its CFI. */
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	report_module(us, pc);
+	if (!dwfl_frame_pc(state, &pc, &act))
+		return DWARF_CB_ABORT;
+	us->out[us->n++] = pc;
+	return us->n < us->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+static void
+uspace_free(struct uspace *us)
+{
+	if (us == NULL)
+		return;
+	if (us->dwfl != NULL)
+		dwfl_end(us->dwfl);
+	free(us);
+}
+
+/* The Dwfl of space SID, made if new. */
+static struct uspace *
+uspace_get(struct unwinder *uw, uint32_t sid)
+{
+	struct uspace *us;
+
+	if (sid >= uw->cap_spaces) {
+		size_t nc = uw->cap_spaces ? uw->cap_spaces : 64;
+		struct uspace **ns;
+
+		while (nc <= sid)
+			nc *= 2;
+		ns = realloc(uw->spaces, nc * sizeof(*ns));
+		if (ns == NULL)
+			return NULL;
+		memset(ns + uw->cap_spaces, 0,
+		       (nc - uw->cap_spaces) * sizeof(*ns));
+		uw->spaces = ns;
+		uw->cap_spaces = nc;
+	}
+	us = uw->spaces[sid];
+	if (us != NULL)
+		goto done;
+	if (uw->live >= MAX_LIVE) {
+		size_t i, lru = SIZE_MAX;
+
+		for (i = 0; i < uw->cap_spaces; i++)
+			if (uw->spaces[i] != NULL &&
+			    (lru == SIZE_MAX || uw->spaces[i]->last_use <
+						       uw->spaces[lru]->last_use))
+				lru = i;
+		unwind_forget(uw, (uint32_t)lru);
+	}
+	us = calloc(1, sizeof(*us));
+	if (us == NULL)
+		return NULL;
+	us->uw = uw;
+	us->sid = sid;
+	us->dwfl = dwfl_begin(&uw->cbs);
+	if (us->dwfl == NULL) {
+		free(us);
+		return NULL;
+	}
+	uw->spaces[sid] = us;
+	uw->live++;
+done:
+	us->last_use = ++uw->clock;
+	return us;
+}
+
+/* ---- the interface ------------------------------------------------------ */
+
+static int
+find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+	       Dwarf_Addr base, const char *file_name,
+	       const char *debuglink_file, GElf_Word debuglink_crc,
+	       char **debuginfo_file_name)
+{
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base,
+					    file_name, debuglink_file,
+					    debuglink_crc,
+					    debuginfo_file_name);
+}
+
+struct unwinder *
+unwind_open(const struct unwind_opts *o, const struct perf_header_info *info,
+	    bool big_endian)
+{
+	struct unwinder *uw;
+	const char *arch = info ? info->arch : NULL;
+
+	uw = calloc(1, sizeof(*uw));
+	if (uw == NULL)
+		return NULL;
+	uw->o = *o;
+	uw->info = info;
+	uw->big_endian = big_endian;
+	if (arch == NULL) {
+#if defined(__x86_64__)
+		arch = "x86_64";
+#elif defined(__aarch64__)
+		arch = "aarch64";
+#else
+		arch = "";
+#endif
+	}
+	if (strcmp(arch, "x86_64") == 0)
+		uw->arch = ARCH_X86_64;
+	else if (strcmp(arch, "aarch64") == 0 || strcmp(arch, "arm64") == 0)
+		uw->arch = ARCH_AARCH64;
+	else
+		uw->arch = ARCH_OTHER;
+	/* Separate debug files: beside the binary, in .debug, and in the
+	 * system's debug directory (under --symfs when given). */
+	if (o->symfs != NULL) {
+		size_t n = strlen(o->symfs) + sizeof(":.debug:/usr/lib/debug");
+
+		uw->debuginfo_path = malloc(n);
+		if (uw->debuginfo_path == NULL) {
+			free(uw);
+			return NULL;
+		}
+		snprintf(uw->debuginfo_path, n, ":.debug:%s/usr/lib/debug",
+			 o->symfs);
+	}
+	uw->cbs.find_elf = dwfl_build_id_find_elf;
+	uw->cbs.find_debuginfo = find_debuginfo;
+	uw->cbs.debuginfo_path = uw->debuginfo_path ? &uw->debuginfo_path
+						    : NULL;
+	elf_version(EV_CURRENT);
+	return uw;
+}
+
+void
+unwind_close(struct unwinder *uw)
+{
+	size_t i;
+
+	if (uw == NULL)
+		return;
+	for (i = 0; i < uw->cap_spaces; i++)
+		uspace_free(uw->spaces[i]);
+	for (i = 0; i < uw->nbins; i++)
+		bin_free(uw->bins[i]);
+	free(uw->spaces);
+	free(uw->bins);
+	free(uw->debuginfo_path);
+	free(uw);
+}
+
+bool
+unwind_arch_supported(const struct unwinder *uw)
+{
+	return uw->arch != ARCH_OTHER;
+}
+
+void
+unwind_forget(struct unwinder *uw, uint32_t sid)
+{
+	if (uw == NULL || sid >= uw->cap_spaces || uw->spaces[sid] == NULL)
+		return;
+	uspace_free(uw->spaces[sid]);
+	uw->spaces[sid] = NULL;
+	uw->live--;
+}
+
+int
+unwind_sample(struct unwinder *uw, struct addrspace *as, uint32_t sid,
+	      int32_t pid, int32_t tid, const struct perf_attr *a,
+	      const struct perf_sample *s, uint64_t *out, size_t max,
+	      size_t *n, enum unwind_result *res)
+{
+	struct uspace *us, probe;
+	uint64_t ip, sp;
+	int r;
+
+	*n = 0;
+	*res = UNWIND_NONE;
+	if (s->user_regs == NULL || s->user_regs_abi == PERF_SAMPLE_REGS_ABI_NONE ||
+	    s->user_stack_size == 0 || max == 0)
+		return 0;
+	*res = UNWIND_UNSUPPORTED;
+	if (s->user_regs_abi != PERF_SAMPLE_REGS_ABI_64)
+		return 0;
+	memset(&probe, 0, sizeof(probe));
+	probe.uw = uw;
+	probe.attr = a;
+	probe.s = s;
+	if (!user_ip_sp(&probe, &ip, &sp))
+		return 0;
+
+	/* The sampled IP is the leaf whatever happens next, as perf shows
+	 * it. */
+	out[0] = ip;
+	*n = 1;
+	*res = UNWIND_NO_BINARY;
+	us = uspace_get(uw, sid);
+	if (us == NULL)
+		return -1;
+	us->as = as;
+	us->attr = a;
+	us->s = s;
+	us->tid = tid;
+	us->sp = sp;
+	us->out = out;
+	us->max = max;
+	us->n = 0;
+	if (report_module(us, ip) == NULL)
+		goto out;
+	if (!us->attached) {
+		if (!dwfl_attach_state(us->dwfl, NULL, pid, &thread_cbs, us))
+			goto out;
+		us->attached = true;
+	}
+	r = dwfl_getthread_frames(us->dwfl, tid, frame_cb, us);
+	if (us->n == 0) {
+		*res = UNWIND_PARTIAL;
+		goto out;
+	}
+	*n = us->n;
+	*res = r == 0 || (r > 0 && us->n >= us->max) ? UNWIND_DONE
+						      : UNWIND_PARTIAL;
+out:
+	us->as = NULL;
+	us->s = NULL;
+	us->out = NULL;
+	return 0;
+}
