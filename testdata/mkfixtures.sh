@@ -110,4 +110,40 @@ for p in hot multi threads; do
 	$PPROF --text progs/$p $p.prof > $p.prof.pprof-text
 done
 
+# ---- DWARF call stacks (perf record --call-graph dwarf) ----------------------
+# progs/dwarfprog.c built static-pie without frame pointers, compiled and
+# recorded at the neutral path /opt/p2g-fixture (so that the recorded path
+# and the DWARF comp_dir name no checkout); the program and the recording
+# are committed gzip-compressed, the oracle as is.  Removes
+# /opt/p2g-fixture afterwards: tests must find the program through
+# --symfs, not at its recorded path.
+#>>> dwarf
+FX=/opt/p2g-fixture
+rm -rf $FX
+mkdir -p $FX
+cp "$T/progs/dwarfprog.c" $FX/
+(cd $FX && ${CC:-gcc} -static-pie -O2 -g -fomit-frame-pointer -pthread \
+	-o dwarfprog dwarfprog.c)
+rm -f "$T/dwarfprog.perf.data" "$T/dwarfprog.perf.data.gz"
+(cd $FX && $PERF record -N -q -e cpu-clock -F 499 --call-graph dwarf,4096 \
+	-o "$T/dwarfprog.perf.data" -- ./dwarfprog)
+cd "$T"
+chmod 644 dwarfprog.perf.data
+PERF_STACKS_OUT=dwarfprog.perf.data.unsorted $PERF script \
+	-i dwarfprog.perf.data --no-inline -s perf-stacks.py 2> dwarfprog.log
+LC_ALL=C sort -t "$TAB" -k3,3 -k4,4n -k5,5 dwarfprog.perf.data.unsorted \
+	> dwarfprog.perf.data.expected
+{
+	echo "== dwarfprog.perf.data (committed as dwarfprog.perf.data.gz)"
+	grep '^perf-stacks:' dwarfprog.log
+	echo "perf report -D PERF_RECORD_SAMPLE lines: $($PERF report -D -i dwarfprog.perf.data 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE(')"
+	echo "uncompressed size: $(wc -c < dwarfprog.perf.data)"
+	echo "build id of /opt/p2g-fixture/dwarfprog: $(readelf -n $FX/dwarfprog | sed -n 's/.*Build ID: //p')"
+} >> fixtures.stats
+gzip -9 -n -f dwarfprog.perf.data
+gzip -9 -n -c $FX/dwarfprog > dwarfprog.gz
+rm -f dwarfprog.perf.data.unsorted dwarfprog.log
+rm -rf $FX
+#<<< dwarf
+
 cat fixtures.stats

@@ -26,6 +26,18 @@
 #		gperfcheck --dump's layout
 #   leaf_copies_check DEF NOFIX   compare two dumps record by record; see
 #		the function
+# and, for DWARF call stacks (perf record --call-graph dwarf), filters
+# from canonical text to canonical text (stdin by default):
+#   stacks_dwarf_norm [FILE]   perf's view of a DWARF stack -> what a
+#		gperftools profile holds: +1 on every user frame after the
+#		first user frame (see the function)
+#   stacks_leaf_only [FILE]    what is left without unwinding: the kernel
+#		frames of a stack that has any, else its first frame
+#   stacks_truncate N [FILE]   the first (leaf-side) N frames of each stack
+#   stacks_agree EXP ACT      print "MATCHED TOTAL PERCENT": the samples of
+#		EXP whose stack ACT has as well (sum over stacks of the smaller
+#		count) against EXP's total
+#   stacks_worst EXP ACT [N]  the N (10) stacks whose counts differ most
 #
 # Only POSIX awk (mawk is fine): addresses are 64-bit, beyond awk's exact
 # integers, so they are handled as hex strings and +1 is done digit by
@@ -332,4 +344,91 @@ go_rules_hit() {
 					hit = 1
 			print hit ? "yes" : "no"
 		}' "$1"
+}
+
+# Kernel addresses are the upper half of the 64-bit space (x86_64 puts
+# the kernel at 0xffff800000000000 and above); canonical text is lower
+# case with no leading zeros, so a 16-digit string starting ffff8..ffff f
+# is one.
+stacks_kernel_awk='
+function is_kernel(a) {
+	return length(a) == 18 && substr(a, 3, 5) >= "ffff8"
+}
+'
+
+# perf's unwinders (libunwind and libdw, perf 6.1 util/unwind-*.c) report
+# every user frame but the first (the interrupted IP, an "activation") as
+# return address - 1, so that the address falls inside the call
+# instruction; a gperftools profile holds the return addresses themselves
+# (pprof subtracts 1).  Kernel frames (PERF_SAMPLE_CALLCHAIN) are raw.
+stacks_dwarf_norm() {
+	awk "$stacks_awk_lib$stacks_kernel_awk"'
+		{
+			s = $1
+			user = 0
+			for (i = 2; i <= NF; i++) {
+				a = $i
+				if (!is_kernel(a) && user++)
+					a = hexinc(a)
+				s = s " " a
+			}
+			print s
+		}' ${1+"$1"}
+}
+
+stacks_leaf_only() {
+	awk "$stacks_kernel_awk"'
+		{
+			s = ""
+			for (i = 2; i <= NF && is_kernel($i); i++)
+				s = s " " $i
+			if (s == "")
+				s = " " $2
+			print s "\t" $1
+		}' ${1+"$1"} | sed 's/^ //' | stacks_sum
+}
+
+stacks_truncate() {
+	_st_n=$1
+	shift
+	awk -v n="$_st_n" '
+		{
+			s = ""
+			for (i = 2; i <= NF && i <= n + 1; i++)
+				s = s (i > 2 ? " " : "") $i
+			print s "\t" $1
+		}' ${1+"$1"} | stacks_sum
+}
+
+stacks_agree() {
+	awk '
+		FNR == 1 { f++ }
+		{
+			c = $1
+			$1 = ""
+			if (f == 1) { e[$0] += c; tot += c } else a[$0] += c
+		}
+		END {
+			for (k in e)
+				m += (k in a && a[k] < e[k]) ? a[k] : (k in a ? e[k] : 0)
+			printf "%d %d %.2f\n", m, tot, tot ? 100 * m / tot : 0
+		}' "$1" "$2"
+}
+
+stacks_worst() {
+	awk -v n="${3:-10}" '
+		FNR == 1 { f++ }
+		{
+			c = $1
+			$1 = ""
+			if (f == 1) e[$0] += c; else a[$0] += c
+			k[$0] = 1
+		}
+		END {
+			for (s in k) {
+				d = e[s] - a[s]
+				printf "%d\t%d\t%d\t%s\n", d < 0 ? -d : d, e[s], a[s], s
+			}
+		}' "$1" "$2" | sort -t "$TAB" -k1,1nr -k4,4 | head -n "${3:-10}" |
+		awk -F "$TAB" '{ printf "  expected %d, got %d:%s\n", $2, $3, $4 }'
 }
