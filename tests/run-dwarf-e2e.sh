@@ -16,6 +16,14 @@
 # profile holds return addresses: perf's stacks are compared after +1 on
 # those frames (stacks_dwarf_norm in tests/stacks.sh).  On failure the
 # stacks that differ most are printed.
+# perf's own unwinder is not always right: in a process that forked from
+# one already sampled and then ran exec (forkexec's ./hot), perf 6.1's
+# libunwind now and then stops at __libc_start_call_main (perf script -v
+# shows it reading address 0x1 there), where the same program run
+# directly, and the parent, go on to __libc_start_main and _start.  So for
+# forkexec, a sample whose perf stack is a proper prefix of ours counts
+# as agreeing, and is counted apart ("perf stopped early"); for threads,
+# which has no such process, only exact agreement counts.
 # Needs perf allowed to record (root, or perf_event_paranoid <= 1), perf
 # built with python scripting, and gcc; skips otherwise.  Under
 # $P2G_WRAPPER (make check-valgrind) only the -O2 build is recorded and
@@ -74,9 +82,14 @@ tag() {
 # check_agree WHAT WANT GOT: at least 99% of WANT's samples have their
 # stack in GOT; prints the figure, and the worst stacks on failure
 check_agree() {
-	set -- "$1" "$2" "$3" $(stacks_agree "$2" "$3")
-	echo "$1: $4 of $5 samples ($6%) have perf's stack"
-	if [ $(($4 * 100)) -lt $(($5 * 99)) ]; then
+	set -- "$1" "$2" "$3" $(stacks_agree_prefix "$2" "$3")
+	case $1 in
+	*forkexec*) ok=$(($4 + $5)) ;;
+	*) ok=$4 ;;
+	esac
+	echo "$1: $4 of $6 samples ($(($4 * 100 / $6))%) have perf's stack;" \
+		"$5 more where perf stopped early and ours goes on"
+	if [ $((ok * 100)) -lt $(($6 * 99)) ]; then
 		echo "stacks differing most (perf's count, ours, stack + pid):" >&2
 		stacks_worst "$2" "$3" >&2
 		bad="$bad $1"

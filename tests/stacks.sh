@@ -37,6 +37,11 @@
 #   stacks_agree EXP ACT      print "MATCHED TOTAL PERCENT": the samples of
 #		EXP whose stack ACT has as well (sum over stacks of the smaller
 #		count) against EXP's total
+#   stacks_agree_prefix EXP ACT   print "EXACT LONGER TOTAL": EXACT as
+#		stacks_agree's MATCHED; LONGER the rest of EXP's samples
+#		matched with samples of ACT whose stack goes on beyond EXP's
+#		(EXP's stack a proper prefix, leaf side, of ACT's; the last
+#		word of each line, a tag such as a pid, must be equal)
 #   stacks_worst EXP ACT [N]  the N (10) stacks whose counts differ most
 #
 # Only POSIX awk (mawk is fine): addresses are 64-bit, beyond awk's exact
@@ -412,6 +417,51 @@ stacks_agree() {
 			for (k in e)
 				m += (k in a && a[k] < e[k]) ? a[k] : (k in a ? e[k] : 0)
 			printf "%d %d %.2f\n", m, tot, tot ? 100 * m / tot : 0
+		}' "$1" "$2"
+}
+
+stacks_agree_prefix() {
+	awk '
+		FNR == 1 { f++ }
+		{
+			c = $1
+			$1 = ""
+			if (f == 1) { e[$0] += c; tot += c } else a[$0] += c
+		}
+		END {
+			for (k in e) {
+				m = (k in a) ? (a[k] < e[k] ? a[k] : e[k]) : 0
+				exact += m
+				left[k] = e[k] - m
+				if (k in a)
+					a[k] -= m
+			}
+			for (k in e) {
+				if (left[k] == 0)
+					continue
+				tag = k
+				sub(/.* /, "", tag)
+				pre = k
+				sub(/ [^ ]*$/, "", pre)
+				for (x in a) {
+					if (a[x] == 0)
+						continue
+					t = x
+					sub(/.* /, "", t)
+					px = x
+					sub(/ [^ ]*$/, "", px)
+					if (t != tag || length(px) <= length(pre) ||
+					    substr(px, 1, length(pre) + 1) != pre " ")
+						continue
+					m = a[x] < left[k] ? a[x] : left[k]
+					longer += m
+					left[k] -= m
+					a[x] -= m
+					if (left[k] == 0)
+						break
+				}
+			}
+			printf "%d %d %d\n", exact, longer, tot
 		}' "$1" "$2"
 }
 
