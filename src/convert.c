@@ -779,6 +779,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 
 			uo.symfs = o->symfs;
 			uo.home = o->home;
+			uo.debuginfo = o->debuginfo;
 			cv.uw = unwind_open(&uo, &pds[k]->info,
 					    pds[k]->big_endian);
 			if (cv.uw == NULL)

@@ -51,6 +51,8 @@ struct convert_opts {
 	unsigned max_stack;	/* frames per stack at most; 0: 127 */
 	const char *symfs;	/* look for binaries under this directory */
 	const char *home;	/* for perf's build id cache ~/.debug */
+	bool debuginfo;		/* let libdw read separate debug files
+				   (/usr/lib/debug, debuginfod) for CFI */
 	/* Called every so often with the bytes read so far. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	/* Called before input N is read. */

@@ -109,8 +109,10 @@ usage(void)
 "\n"
 "Unwinding (perf record --call-graph dwarf):\n"
 "      --symfs DIR      look for the binaries under DIR, as perf does\n"
-"      --debuginfod     let libdw fetch missing debug information from\n"
-"                       the servers in DEBUGINFOD_URLS (off by default)\n"
+"      --debuginfod     for code whose CFI is not in its binary, let\n"
+"                       libdw read separate debug files (/usr/lib/debug,\n"
+"                       and the servers in DEBUGINFOD_URLS); off by\n"
+"                       default, as in perf\n"
 "      --no-unwind      do not unwind: user stacks hold the sampled IP\n"
 "\n"
 "Information:\n"
@@ -813,9 +815,7 @@ main(int argc, char **argv)
 	 * on disk; a converter should not reach the network unasked. */
 	if (!debuginfod)
 		unsetenv("DEBUGINFOD_URLS");
-	else if (getenv("DEBUGINFOD_URLS") == NULL ||
-		 *getenv("DEBUGINFOD_URLS") == '\0')
-		message_usage("--debuginfod: DEBUGINFOD_URLS names no server");
+	o.debuginfo = debuginfod;
 	if (o.symfs != NULL) {
 		struct stat sb;
 

@@ -531,16 +531,28 @@ done:
 
 /* ---- the interface ------------------------------------------------------ */
 
+/*
+ * libdw looks for separate debug information when a frame's address is
+ * not covered by the binary's own CFI (.eh_frame, or .debug_frame in the
+ * binary itself): ld.so's entry code, say.  Reading a debug file is slow
+ * (its sections are compressed) and is done again for every process, and
+ * perf's own unwinding never looks there; so only when asked.
+ */
 static int
-find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-	       Dwarf_Addr base, const char *file_name,
-	       const char *debuglink_file, GElf_Word debuglink_crc,
-	       char **debuginfo_file_name)
+no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+	     Dwarf_Addr base, const char *file_name,
+	     const char *debuglink_file, GElf_Word debuglink_crc,
+	     char **debuginfo_file_name)
 {
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base,
-					    file_name, debuglink_file,
-					    debuglink_crc,
-					    debuginfo_file_name);
+	(void)mod;
+	(void)userdata;
+	(void)modname;
+	(void)base;
+	(void)file_name;
+	(void)debuglink_file;
+	(void)debuglink_crc;
+	(void)debuginfo_file_name;
+	return -1;
 }
 
 struct unwinder *
@@ -585,7 +597,8 @@ unwind_open(const struct unwind_opts *o, const struct perf_header_info *info,
 			 o->symfs);
 	}
 	uw->cbs.find_elf = dwfl_build_id_find_elf;
-	uw->cbs.find_debuginfo = find_debuginfo;
+	uw->cbs.find_debuginfo = o->debuginfo ? dwfl_standard_find_debuginfo
+					      : no_debuginfo;
 	uw->cbs.debuginfo_path = uw->debuginfo_path ? &uw->debuginfo_path
 						    : NULL;
 	elf_version(EV_CURRENT);

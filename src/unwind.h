@@ -28,6 +28,9 @@ struct unwinder;
 struct unwind_opts {
 	const char *symfs;	/* look for binaries under this, or NULL */
 	const char *home;	/* for ~/.debug, or NULL */
+	bool debuginfo;		/* let libdw look for separate debug files
+				   (and ask debuginfod) when a binary's
+				   own CFI does not cover an address */
 };
 
 /* How the unwinding of one sample went. */
