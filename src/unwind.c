@@ -34,7 +34,6 @@ struct bin {
 	uint8_t bid_size;	/* 0: the recording gives no build id */
 	int state;		/* 0 not looked for, 1 found, -1 not found */
 	char *file;		/* the file found */
-	int fd;			/* open on it, for memory reads */
 	struct bin_load {	/* its PT_LOAD segments */
 		uint64_t offset, vaddr, filesz;
 	} *load;
@@ -129,8 +128,6 @@ bin_free(struct bin *b)
 {
 	if (b == NULL)
 		return;
-	if (b->fd >= 0)
-		close(b->fd);
 	free(b->path);
 	free(b->file);
 	free(b->load);
@@ -163,9 +160,27 @@ expected_build_id(const struct unwinder *uw, const struct mapping *m,
 		}
 }
 
+/* FILE opened for reading if it is a regular file (a path in a
+ * recording can name a FIFO or a device: never wait on one), or -1. */
+static int
+open_regular(const char *file)
+{
+	struct stat sb;
+	int fd;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /*
  * Try FILE for B: an ELF file whose build id is B's (when B has one).
- * Fills in B's segments and keeps the file open.  True if it is used.
+ * Fills in B's segments.  True if it is used.
  */
 static bool
 bin_try(struct bin *b, const char *file)
@@ -177,7 +192,7 @@ bin_try(struct bin *b, const char *file)
 	int fd;
 	bool ok = false;
 
-	fd = open(file, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(file);
 	if (fd < 0)
 		return false;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -216,10 +231,7 @@ bin_try(struct bin *b, const char *file)
 out:
 	if (elf != NULL)
 		elf_end(elf);
-	if (ok)
-		b->fd = fd;
-	else
-		close(fd);
+	close(fd);
 	return ok;
 }
 
@@ -301,7 +313,6 @@ bin_of(struct unwinder *uw, const struct mapping *m)
 	b = calloc(1, sizeof(*b));
 	if (b == NULL)
 		return NULL;
-	b->fd = -1;
 	b->path = strdup(m->path);
 	if (b->path == NULL) {
 		free(b);
@@ -360,6 +371,10 @@ report_module(struct uspace *us, uint64_t pc)
 	mod = dwfl_report_elf(us->dwfl, m->path, b->file, -1,
 			      bin_bias(b, m), true);
 	dwfl_report_end(us->dwfl, NULL, NULL);
+	/* A file libdwfl refuses once it refuses always: do not open it
+	 * again for every frame that lands in it. */
+	if (mod == NULL)
+		b->state = -1;
 	return mod;
 }
 
@@ -394,6 +409,8 @@ cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 	const struct mapping *m;
 	unsigned char buf[8];
 	struct bin *b;
+	ssize_t got;
+	int fd;
 
 	(void)dwfl;
 	if (len > s->user_stack_size)
@@ -406,9 +423,14 @@ cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 	m = addrspace_resolve(us->as, us->sid, addr);
 	if (m == NULL || addr - m->start > UINT64_MAX - m->pgoff)
 		return false;
+	/* Rare (the registers and return addresses CFI asks for are on
+	 * the stack): the file is opened for each read. */
 	b = bin_of(us->uw, m);
-	if (b == NULL || b->fd < 0 ||
-	    pread(b->fd, buf, 8, (off_t)(addr - m->start + m->pgoff)) != 8)
+	if (b == NULL || (fd = open_regular(b->file)) < 0)
+		return false;
+	got = pread(fd, buf, 8, (off_t)(addr - m->start + m->pgoff));
+	close(fd);
+	if (got != 8)
 		return false;
 	*result = load64(buf, us->uw->big_endian);
 	return true;

@@ -17,6 +17,7 @@
 #  - a binary at the right path with another build ID is not used: --stats
 #    counts every sample "without binary" and the stacks are the kernel
 #    frames and the sampled IP only;
+#  - a FIFO at the recorded path is no binary either, and does not hang;
 #  - --max-stack 3 writes at most 3 frames, the leaf-side 3 of perf's;
 #  - --no-unwind writes what perf2gperf wrote before it could unwind: the
 #    kernel callchain of a sample taken in the kernel, the IP otherwise.
@@ -192,6 +193,18 @@ awk "$stacks_kernel_awk"'
 			exit 1
 		}
 	}' wrong.stacks > wrong.check || fail "$(cat wrong.check)"
+
+# 3b. a FIFO at the recorded path is no binary, and nothing waits on it
+# (a recording names whatever paths it likes)
+if mkfifo fifofs$path 2> /dev/null ||
+   { mkdir -p fifofs${path%/*} && mkfifo fifofs$path; }; then
+	convert fifo --symfs fifofs
+	dwarf_stats fifo.err
+	[ "$d_nobin" -eq "$total" ] ||
+		fail "$d_nobin of $total samples counted without binary, with a FIFO as the binary"
+else
+	echo "note: cannot make a FIFO here; that case is not checked"
+fi
 
 # 4. --max-stack 3: the leaf-side 3 frames (kernel frames count)
 convert max3 --symfs symfs --max-stack 3
