@@ -231,15 +231,68 @@ struct range {
 	uint64_t lo, hi;
 };
 
-static const struct range *
-overlapping(const struct range *r, size_t n, uint64_t lo, uint64_t hi)
-{
-	size_t i;
+/*
+ * The address ranges taken, kept disjoint and sorted (touching or
+ * overlapping ones merged), so that a lookup is a binary search: with
+ * thousands of places (a system-wide recording) a scan of every range
+ * for every candidate made the layout quadratic in places and more.
+ */
+struct ranges {
+	struct range *v;
+	size_t n;
+};
 
-	for (i = 0; i < n; i++)
-		if (lo < r[i].hi && r[i].lo < hi)
-			return &r[i];
-	return NULL;
+/* The index of the first range that ends after LO. */
+static size_t
+ranges_after(const struct ranges *u, uint64_t lo)
+{
+	size_t a = 0, b = u->n;
+
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		if (u->v[m].hi > lo)
+			b = m;
+		else
+			a = m + 1;
+	}
+	return a;
+}
+
+/* A range taken that overlaps [LO, HI), or NULL. */
+static const struct range *
+overlapping(const struct ranges *u, uint64_t lo, uint64_t hi)
+{
+	size_t i = ranges_after(u, lo);
+
+	return i < u->n && u->v[i].lo < hi ? &u->v[i] : NULL;
+}
+
+/* Take [LO, HI) (room for one more range must be there). */
+static void
+ranges_take(struct ranges *u, uint64_t lo, uint64_t hi)
+{
+	size_t i, j;
+
+	if (lo >= hi)
+		return;
+	/* The ranges from i to j - 1 touch or overlap [lo, hi). */
+	i = lo > 0 ? ranges_after(u, lo - 1) : 0;
+	for (j = i; j < u->n && u->v[j].lo <= hi; j++) {
+		if (u->v[j].lo < lo)
+			lo = u->v[j].lo;
+		if (u->v[j].hi > hi)
+			hi = u->v[j].hi;
+	}
+	if (j == i) {
+		memmove(u->v + i + 1, u->v + i, (u->n - i) * sizeof(*u->v));
+		u->n++;
+	} else if (j > i + 1) {
+		memmove(u->v + i + 1, u->v + j, (u->n - j) * sizeof(*u->v));
+		u->n -= j - i - 1;
+	}
+	u->v[i].lo = lo;
+	u->v[i].hi = hi;
 }
 
 static int
@@ -267,36 +320,28 @@ static int
 assign_bases(struct lay *l, struct layout_stats *st, struct p2g_error *err)
 {
 	struct place **order;
-	struct range *used, *used2;
-	size_t i, n = 0, nused = 0;
+	struct ranges used;
+	size_t i, n = 0;
 	uint64_t limit = l->o->slot_bytes == 4 ? (1ULL << 32) : UINT64_MAX;
 	uint64_t rbase = l->o->slot_bytes == 4 ? RELOC_BASE32 : RELOC_BASE64;
 	uint64_t rstep = l->o->slot_bytes == 4 ? RELOC_STEP32 : RELOC_STEP64;
 	int ret = 0;
 
 	order = malloc((l->nplaces + 1) * sizeof(*order));
-	used = malloc((l->nplaces + 1) * sizeof(*used));
-	if (order == NULL || used == NULL) {
+	used.n = 0;
+	used.v = malloc((nsegs_total(l) + l->nplaces + 2) * sizeof(*used.v));
+	if (order == NULL || used.v == NULL) {
 		ret = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 		goto out;
 	}
-	if (l->as->have_kernel) {
-		used[nused].lo = l->as->kernel.start;
-		used[nused].hi = l->as->kernel.end;
-		nused++;
-	}
+	if (l->as->have_kernel)
+		ranges_take(&used, l->as->kernel.start, l->as->kernel.end);
 	for (i = 0; i < l->nplaces; i++)
 		order[n++] = &l->places[i];
 	qsort(order, n, sizeof(*order), cmp_place_samples);
 	/* Native addresses first, most samples first (a place fits when
 	 * each of its segments does: other mappings may sit in the gaps
 	 * between them)... */
-	used2 = realloc(used, (nsegs_total(l) + 2) * sizeof(*used));
-	if (used2 == NULL) {
-		ret = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
-		goto out;
-	}
-	used = used2;
 	for (i = 0; i < n; i++) {
 		struct place *p = order[i];
 		size_t k;
@@ -307,7 +352,7 @@ assign_bases(struct lay *l, struct layout_stats *st, struct p2g_error *err)
 			uint64_t hi = lo + p->segs[k].len;
 
 			fits = hi >= lo && hi <= limit &&
-			       overlapping(used, nused, lo, hi) == NULL;
+			       overlapping(&used, lo, hi) == NULL;
 		}
 		if (!fits) {
 			p->relocated = true;
@@ -315,9 +360,9 @@ assign_bases(struct lay *l, struct layout_stats *st, struct p2g_error *err)
 		}
 		p->base = p->pref;
 		for (k = 0; k < p->nsegs; k++) {
-			used[nused].lo = p->pref + p->segs[k].pgoff;
-			used[nused].hi = used[nused].lo + p->segs[k].len;
-			nused++;
+			uint64_t lo = p->pref + p->segs[k].pgoff;
+
+			ranges_take(&used, lo, lo + p->segs[k].len);
 		}
 	}
 	/* ...then the places that collided, where there is room. */
@@ -333,7 +378,7 @@ assign_bases(struct lay *l, struct layout_stats *st, struct p2g_error *err)
 
 			if (cand + size < cand || cand + size > limit)
 				break;
-			r = overlapping(used, nused, cand, cand + size);
+			r = overlapping(&used, cand, cand + size);
 			if (r == NULL)
 				break;
 			cand = (r->hi + rstep - 1) / rstep * rstep;
@@ -349,14 +394,12 @@ assign_bases(struct lay *l, struct layout_stats *st, struct p2g_error *err)
 			continue;
 		}
 		p->base = cand - p->lo;
-		used[nused].lo = cand;
-		used[nused].hi = cand + size;
-		nused++;
+		ranges_take(&used, cand, cand + size);
 		st->relocated++;
 	}
 out:
 	free(order);
-	free(used);
+	free(used.v);
 	return ret;
 }
 
