@@ -21,6 +21,11 @@ seed() {	# seed TARGET FILES...
 }
 
 seed fuzz-perfdata "$srcdir"/testdata/*.perf.data "$srcdir"/testdata/regress/*.perf.data
+# a --call-graph dwarf recording, so that the unwinder is fuzzed too
+if [ -f "$srcdir"/testdata/dwarfprog.perf.data.gz ]; then
+	gzip -dc "$srcdir"/testdata/dwarfprog.perf.data.gz \
+		> fuzz/fuzz-perfdata.corpus/dwarfprog.perf.data
+fi
 seed fuzz-cpuprof "$srcdir"/testdata/*.prof "$srcdir"/testdata/gperf/*.prof
 # The sample target reads a 41-byte layout header, then a sample body:
 # here IP|TID|TIME|CALLCHAIN|PERIOD with a three-entry user callchain.
