@@ -35,7 +35,7 @@ struct bin {
 	int state;		/* 0 not looked for, 1 found, -1 not found */
 	char *file;		/* the file found */
 	struct bin_load {	/* its PT_LOAD segments */
-		uint64_t offset, vaddr, filesz;
+		uint64_t offset, vaddr, filesz, align;
 	} *load;
 	size_t nload;
 };
@@ -219,6 +219,7 @@ bin_try(struct bin *b, const char *file)
 		b->load[b->nload].offset = ph.p_offset;
 		b->load[b->nload].vaddr = ph.p_vaddr;
 		b->load[b->nload].filesz = ph.p_filesz;
+		b->load[b->nload].align = ph.p_align;
 		b->nload++;
 	}
 	b->file = strdup(file);
@@ -339,7 +340,11 @@ bin_bias(const struct bin *b, const struct mapping *m)
 
 	for (i = 0; i < b->nload; i++) {
 		const struct bin_load *l = &b->load[i];
-		uint64_t lo = l->offset & ~(uint64_t)0xfff;
+		/* The segment is mapped from the start of its page, which
+		 * its alignment bounds (64 KiB pages on some aarch64). */
+		uint64_t page = l->align > 1 && !(l->align & (l->align - 1))
+					? l->align : 0x1000;
+		uint64_t lo = l->offset & ~(page - 1);
 
 		if (m->pgoff >= lo && m->pgoff < l->offset + l->filesz)
 			return m->start - m->pgoff + l->offset - l->vaddr;
