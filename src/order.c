@@ -86,7 +86,11 @@ static void
 insert(struct order *q, uint32_t i)
 {
 	struct order_entry *v = q->v, *e = &v[i];
-	uint32_t after = q->last;	/* the entry E goes after, or NIL */
+	/* The entry E goes after, or NIL.  The walk starts from the entry
+	 * inserted last or, once that one was given back, from the tail,
+	 * as perf's queue_event() does: putting E at the tail instead would
+	 * give a late record back after later ones. */
+	uint32_t after = q->last != NIL ? q->last : q->tail;
 
 	if (after == NIL || !before(e, &v[q->tail])) {
 		after = q->tail;	/* the usual case: in order */
