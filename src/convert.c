@@ -405,6 +405,9 @@ dispatch(void *ctx, const struct perf_record *rec, struct p2g_error *err)
 
 /* Records held back to be put in time order: at most this many bytes. */
 #define ORDER_MAX_BYTES (16u << 20)
+/* How often the pages of a mapped input behind the records still held
+ * are given back (input_release()). */
+#define RELEASE_STEP (1u << 20)
 
 /*
  * Read every record, handing them to on_record() in time order (order.h);
@@ -416,7 +419,7 @@ read_all(struct conv *cv, struct p2g_error *err)
 	struct perfdata *pd = cv->pd;
 	struct perf_record rec;
 	struct order q;
-	uint64_t next_progress = PROGRESS_STEP, t;
+	uint64_t next_progress = PROGRESS_STEP, next_release = 0, t;
 	int r;
 
 	order_init(&q, ORDER_MAX_BYTES);
@@ -432,6 +435,10 @@ read_all(struct conv *cv, struct p2g_error *err)
 				goto fail;
 		} else if (on_record(cv, &rec, err) < 0) {
 			goto fail;
+		}
+		if (rec.lasting && rec.offset >= next_release) {
+			input_release(pd->in, order_oldest(&q, rec.offset));
+			next_release = rec.offset + RELEASE_STEP;
 		}
 		if (cv->o && cv->o->progress && rec.offset >= next_progress) {
 			cv->o->progress(cv->o->progress_ctx, rec.offset,

@@ -1112,6 +1112,10 @@ perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		rec->offset = off;
 		rec->data = p;
 		rec->attr = NULL;
+		/* The files of a directory are closed one after the other,
+		 * and decompressed bytes live in a buffer. */
+		rec->lasting = !inner && pd->dir == NULL &&
+			       input_mapped(pd->in);
 		pd->counts.records++;
 		pd->counts.by_type[rec->type < 128 ? rec->type : 0]++;
 
