@@ -11,7 +11,6 @@
 #include <stdint.h>
 
 struct stack_entry {
-	uint64_t hash;
 	uint64_t count;		/* samples */
 	uint64_t period;	/* sum of their periods */
 	size_t off;		/* index of the first PC in the pool */
@@ -25,7 +24,8 @@ struct stacktab {
 	size_t nr, cap_entries;
 	uint64_t *pool;		/* PCs of all entries, back to back */
 	size_t pool_len, pool_cap;
-	uint32_t *slots;	/* open addressing: entry index + 1 */
+	uint64_t *slots;	/* open addressing: the upper 32 bits of the
+				   hash, then entry index + 1 (0: free) */
 	size_t nslots;
 };
 
