@@ -44,6 +44,8 @@ struct lay {
 	uint32_t *slots;		/* key hash -> place index + 1 */
 	size_t nslots;
 	uint32_t *map_place;		/* mapping index -> place + 1 */
+	const struct mapping *last;	/* the last mapping resolved, */
+	uint32_t last_sid;		/* in this space */
 };
 
 static uint64_t
@@ -223,6 +225,25 @@ extent:
 	if (m->pgoff + len > p->hi)
 		p->hi = m->pgoff + len;
 	return 0;
+}
+
+/* The mapping of space SID that holds ADDR, or NULL.  The frames of a
+ * stack mostly fall in one file, so the last answer is tried first
+ * (the mappings of a space do not overlap). */
+static const struct mapping *
+resolve(struct lay *l, uint32_t sid, uint64_t addr)
+{
+	const struct mapping *m = l->last;
+
+	if (m != NULL && l->last_sid == sid && addr >= m->start &&
+	    addr < m->end)
+		return m;
+	m = addrspace_resolve(l->as, sid, addr);
+	if (m != NULL) {
+		l->last = m;
+		l->last_sid = sid;
+	}
+	return m;
 }
 
 /* ---- choosing the bases ------------------------------------------------ */
@@ -545,6 +566,9 @@ layout_build(struct addrspace *as, const struct stacktab *tab,
 	uint64_t *pcs = NULL;
 	size_t cap = 0, i, k;
 	bool *seen = NULL;
+	const struct mapping *last_m = NULL;	/* a frame's mapping, */
+	uint32_t last_sid = 0;			/* its space */
+	struct place *last_p = NULL;		/* and place */
 	int ret = -1;
 
 	memset(&l, 0, sizeof(l));
@@ -587,20 +611,28 @@ layout_build(struct addrspace *as, const struct stacktab *tab,
 				st->with_kernel = true;
 				continue;
 			}
-			m = addrspace_resolve(as, sid, v[k]);
+			m = resolve(&l, sid, v[k]);
 			if (m == NULL) {
 				st->unmapped += e[i]->count;
 				continue;
 			}
-			p = place_of(&l, m, sid);
-			if (p == NULL || add_segment(p, m) < 0)
-				goto nomem;
-			p->samples += e[i]->count;
+			/* The place of the frame before, most of the time:
+			 * its segment is in already. */
+			if (m != last_m || sid != last_sid) {
+				p = place_of(&l, m, sid);
+				if (p == NULL || add_segment(p, m) < 0)
+					goto nomem;
+				last_m = m;
+				last_sid = sid;
+				last_p = p;
+			}
+			last_p->samples += e[i]->count;
 		}
 	}
 	st->places = l.nplaces;
 	if (assign_bases(&l, st, err) < 0)
 		goto out;
+	last_m = NULL;
 
 	/* The stacks at their new addresses, identical ones summed. */
 	for (i = 0; i < n; i++) {
@@ -620,13 +652,17 @@ layout_build(struct addrspace *as, const struct stacktab *tab,
 
 			pcs[k] = v[k];
 			if (!addrspace_is_kernel(as, v[k]))
-				m = addrspace_resolve(as, sid, v[k]);
+				m = resolve(&l, sid, v[k]);
 			if (m != NULL) {
-				struct place *p = place_of(&l, m, sid);
-
-				if (p == NULL)
-					goto nomem;
-				pcs[k] = p->base + (v[k] - m->start + m->pgoff);
+				if (m != last_m || sid != last_sid) {
+					last_p = place_of(&l, m, sid);
+					if (last_p == NULL)
+						goto nomem;
+					last_m = m;
+					last_sid = sid;
+				}
+				pcs[k] = last_p->base +
+					 (v[k] - m->start + m->pgoff);
 			}
 		}
 		if (stacktab_add(&merged, 0, 0, pcs, e[i]->n, e[i]->count,
