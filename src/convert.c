@@ -551,11 +551,13 @@ cmp_proc_samples(const void *a, const void *b)
 /*
  * Make the profile of the N entries E (of event EV's samples) and hand it
  * to the sink: translate into the profile's address space, weight, add
- * the leaf copies against Go pprof's rewriting (fixup.h).
+ * the leaf copies against Go pprof's rewriting (fixup.h).  LAST: no other
+ * profile follows, so the stack table is released once translated, and
+ * each copy of the stacks once the next is made, to keep the peak low.
  */
 static int
 emit(struct conv *cv, const struct stack_entry *const *e, size_t n,
-     struct convert_result *r, convert_sink sink, void *ctx,
+     bool last, struct convert_result *r, convert_sink sink, void *ctx,
      struct p2g_error *err)
 {
 	const struct convert_opts *o = cv->o;
@@ -601,6 +603,8 @@ emit(struct conv *cv, const struct stack_entry *const *e, size_t n,
 	r->max_depth = 0;
 	for (i = 0; i < n; i++)
 		r->samples += e[i]->count;
+	if (last)
+		stacktab_release(&cv->tab);	/* E points there */
 	for (i = 0; i < truth.nrecs; i++)
 		if (truth.recs[i].n > r->max_depth)
 			r->max_depth = truth.recs[i].n;
@@ -635,6 +639,7 @@ emit(struct conv *cv, const struct stack_entry *const *e, size_t n,
 	out.maps_len = truth.maps_len;
 	truth.maps = NULL;
 	truth.maps_len = 0;
+	profile_release(&truth);
 	r->profile = &out;
 	ret = sink(ctx, r, err);
 	goto out;
@@ -773,7 +778,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 				: -1;
 		if (np == 1)
 			memcpy(r.comm, procs[0]->comm, sizeof(r.comm));
-		ret = emit(&cv, sel, n, &r, sink, sink_ctx, err);
+		ret = emit(&cv, sel, n, true, &r, sink, sink_ctx, err);
 		goto out;
 	}
 	/* One profile per process, most samples first. */
@@ -787,7 +792,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 		r.processes = 1;
 		r.pid = npds > 1 ? real_pid(procs[k]->pid) : procs[k]->pid;
 		memcpy(r.comm, procs[k]->comm, sizeof(r.comm));
-		if (emit(&cv, sel + n, m, &r, sink, sink_ctx, err) < 0)
+		if (emit(&cv, sel + n, m, false, &r, sink, sink_ctx, err) < 0)
 			goto out;
 	}
 	ret = 0;

@@ -685,10 +685,16 @@ layout_build(struct addrspace *as, const struct stacktab *tab,
 	for (i = 0; i < merged.nr; i++)
 		order[i] = &merged.entries[i];
 	qsort(order, merged.nr, sizeof(*order), cmp_entry_order);
+	/* The profile takes the table's pool as it is, without a copy of
+	 * the stacks: its records point into it, in their order. */
+	out->pcs = merged.pool;
+	out->npcs = merged.pool_len;
+	out->cap_pcs = merged.pool_cap;
+	merged.pool = NULL;
+	merged.pool_len = merged.pool_cap = 0;
 	for (i = 0; i < merged.nr; i++)
-		if (profile_add(out, order[i]->count,
-				stacktab_pcs(&merged, order[i]),
-				order[i]->n) < 0)
+		if (profile_add_at(out, order[i]->count, order[i]->off,
+				   order[i]->n) < 0)
 			goto nomem;
 	if (maps_text(&l, st->with_kernel, out) < 0)
 		goto nomem;
