@@ -22,6 +22,7 @@
 #endif
 #define KERNEL_START 0xffff800000000000ULL
 #define PROGRESS_STEP (64u << 20)
+#define HINT_SLOTS 1024
 
 struct conv {
 	struct perfdata *pd;	/* the input being read */
@@ -39,6 +40,17 @@ struct conv {
 		uint64_t period;
 	} *deliv;
 	size_t ndeliv, deliv_cap;
+	/* The entry of each thread's previous stack (by tid, modulo), which
+	 * the next is tried against first. */
+	struct hint {
+		int32_t tid;
+		uint32_t entry;
+	} hints[HINT_SLOTS];
+	/* The space of the process sampled last, kept until a record that
+	 * may change spaces comes. */
+	int32_t space_pid;
+	uint32_t space_sid;
+	bool space_ok;
 };
 
 static bool
@@ -193,6 +205,18 @@ deliveries(struct conv *cv, const struct perf_record *rec,
 	return 0;
 }
 
+/* addrspace_sample_space(), remembered from the sample before. */
+static uint32_t
+sample_space(struct conv *cv, int32_t pid)
+{
+	if (!cv->space_ok || cv->space_pid != pid) {
+		cv->space_sid = addrspace_sample_space(&cv->as, pid);
+		cv->space_pid = pid;
+		cv->space_ok = cv->space_sid != UINT32_MAX;
+	}
+	return cv->space_sid;
+}
+
 static int
 on_sample(struct conv *cv, const struct perf_record *rec,
 	  struct p2g_error *err)
@@ -257,9 +281,22 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	}
 	if (n > UINT32_MAX)
 		n = UINT32_MAX;
-	sid = addrspace_sample_space(&cv->as, ns(cv, (int32_t)s.pid));
+	sid = sample_space(cv, ns(cv, (int32_t)s.pid));
 	if (sid == UINT32_MAX)
 		goto nomem;
+	if (cv->ndeliv == 1) {
+		struct hint *h = &cv->hints[s.tid % HINT_SLOTS];
+		int64_t x = stacktab_add_hint(
+			&cv->tab, h->tid == (int32_t)s.tid ? h->entry : UINT32_MAX,
+			(uint32_t)(cv->deliv[0].attr - cv->first->attrs), sid,
+			cv->frames, (uint32_t)n, 1, cv->deliv[0].period);
+
+		if (x < 0)
+			goto nomem;
+		h->tid = (int32_t)s.tid;
+		h->entry = (uint32_t)x;
+		return 0;
+	}
 	for (k = 0; k < cv->ndeliv; k++)
 		if (stacktab_add(&cv->tab,
 				 (uint32_t)(cv->deliv[k].attr - cv->first->attrs),
@@ -354,11 +391,12 @@ on_record(struct conv *cv, const struct perf_record *rec,
 	bool big = cv->pd->big_endian;
 	int32_t pid, tid, ppid, ptid;
 
+	if (rec->type == PERF_RECORD_SAMPLE)
+		return on_sample(cv, rec, err);
+	cv->space_ok = false;	/* the record may change a space */
 	cursor_init(&c, rec->data, rec->size, rec->offset, big);
 	cursor_skip(&c, 8);
 	switch (rec->type) {
-	case PERF_RECORD_SAMPLE:
-		return on_sample(cv, rec, err);
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		return on_mmap(cv, rec, err);
@@ -679,6 +717,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	for (k = 0; k < npds; k++) {
 		cv.pd = pds[k];
 		cv.input = (unsigned)k;
+		cv.space_ok = false;
 		if (o->input_start)
 			o->input_start(o->progress_ctx, k);
 		if (read_all(&cv, err) < 0) {

@@ -115,10 +115,29 @@ int
 stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 	     const uint64_t *pcs, uint32_t n, uint64_t count, uint64_t period)
 {
-	uint64_t h = stack_hash(ev, space, pcs, n);
+	return stacktab_add_hint(t, UINT32_MAX, ev, space, pcs, n, count,
+				 period) < 0 ? -1 : 0;
+}
+
+int64_t
+stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
+		  uint32_t space, const uint64_t *pcs, uint32_t n,
+		  uint64_t count, uint64_t period)
+{
+	uint64_t h;
 	struct stack_entry *e;
 	size_t j;
 
+	if (hint < t->nr) {
+		e = &t->entries[hint];
+		if (e->n == n && e->space == space && e->ev == ev &&
+		    memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0) {
+			e->count += count;
+			e->period += period;
+			return hint;
+		}
+	}
+	h = stack_hash(ev, space, pcs, n);
 	if ((t->nr + 1) * 2 > t->nslots && grow_slots(t) < 0)
 		return -1;
 	j = probe(t, h, ev, space, pcs, n);
@@ -126,7 +145,7 @@ stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 		e = &t->entries[(uint32_t)t->slots[j] - 1];
 		e->count += count;
 		e->period += period;
-		return 0;
+		return (uint32_t)t->slots[j] - 1;
 	}
 	if (t->nr >= UINT32_MAX - 1)
 		return -1;
@@ -167,5 +186,5 @@ stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 	e->n = n;
 	t->pool_len += n;
 	t->slots[j] = (uint64_t)TAG(h) << 32 | (uint32_t)++t->nr;
-	return 0;
+	return (int64_t)t->nr - 1;
 }

@@ -41,6 +41,14 @@ int stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 		 const uint64_t *pcs, uint32_t n, uint64_t count,
 		 uint64_t period);
 
+/* As stacktab_add(), but trying entry HINT first (an index this function
+ * returned before, or any larger value for none): a thread's stack
+ * often repeats its previous one, and then neither hash nor probe is
+ * needed.  Returns the entry's index, or -1 when out of memory. */
+int64_t stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
+			  uint32_t space, const uint64_t *pcs, uint32_t n,
+			  uint64_t count, uint64_t period);
+
 /* The entry of stack PCS[0..N) of event EV in SPACE, or NULL. */
 const struct stack_entry *stacktab_find(const struct stacktab *t,
 					uint32_t ev, uint32_t space,
