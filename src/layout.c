@@ -227,10 +227,24 @@ extent:
 	return 0;
 }
 
+/* The search, remembering its answer for resolve(). */
+static const struct mapping *
+resolve_slow(struct lay *l, uint32_t sid, uint64_t addr)
+{
+	const struct mapping *m = addrspace_resolve(l->as, sid, addr);
+
+	if (m != NULL) {
+		l->last = m;
+		l->last_sid = sid;
+	}
+	return m;
+}
+
 /* The mapping of space SID that holds ADDR, or NULL.  The frames of a
  * stack mostly fall in one file, so the last answer is tried first
- * (the mappings of a space do not overlap). */
-static const struct mapping *
+ * (the mappings of a space do not overlap), inline: it is asked twice
+ * for every frame of every stack. */
+static inline const struct mapping *
 resolve(struct lay *l, uint32_t sid, uint64_t addr)
 {
 	const struct mapping *m = l->last;
@@ -238,12 +252,7 @@ resolve(struct lay *l, uint32_t sid, uint64_t addr)
 	if (m != NULL && l->last_sid == sid && addr >= m->start &&
 	    addr < m->end)
 		return m;
-	m = addrspace_resolve(l->as, sid, addr);
-	if (m != NULL) {
-		l->last = m;
-		l->last_sid = sid;
-	}
-	return m;
+	return resolve_slow(l, sid, addr);
 }
 
 /* ---- choosing the bases ------------------------------------------------ */
