@@ -138,7 +138,9 @@ stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
 		}
 	}
 	h = stack_hash(ev, space, pcs, n);
-	if ((t->nr + 1) * 2 > t->nslots && grow_slots(t) < 0)
+	/* Up to 3/4 full: the tags make a long probe cheap, and the slots
+	 * are a fifth of the memory per stack. */
+	if ((t->nr + 1) * 4 > t->nslots * 3 && grow_slots(t) < 0)
 		return -1;
 	j = probe(t, h, ev, space, pcs, n);
 	if (t->slots[j] != 0) {
