@@ -61,10 +61,8 @@ order_record_time(const struct perfdata *pd, const struct perf_record *rec,
 		return 0;
 	st = a->sample_type;
 	if (rec->type == PERF_RECORD_SAMPLE) {
-		/* IDENTIFIER, IP, TID, then TIME: all 8 bytes */
-		pos = 8 + 8 * (size_t)(((st & PERF_SAMPLE_IDENTIFIER) != 0) +
-				       ((st & PERF_SAMPLE_IP) != 0) +
-				       ((st & PERF_SAMPLE_TID) != 0));
+		/* IDENTIFIER, IP, TID, then TIME: all 8 bytes (attr.h) */
+		pos = 8 + 8 * (size_t)a->w_time;
 	} else {
 		if (!a->sample_id_all || rec->type >= PERF_RECORD_USER_TYPE_START ||
 		    a->trailer_size + 8u > rec->size)
