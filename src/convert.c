@@ -286,8 +286,10 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		goto nomem;
 	if (cv->ndeliv == 1) {
 		struct hint *h = &cv->hints[s.tid % HINT_SLOTS];
+		uint32_t hint = h->tid == (int32_t)s.tid ? h->entry
+							 : UINT32_MAX;
 		int64_t x = stacktab_add_hint(
-			&cv->tab, h->tid == (int32_t)s.tid ? h->entry : UINT32_MAX,
+			&cv->tab, hint,
 			(uint32_t)(cv->deliv[0].attr - cv->first->attrs), sid,
 			cv->frames, (uint32_t)n, 1, cv->deliv[0].period);
 

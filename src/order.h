@@ -48,8 +48,8 @@ struct order {
 	size_t len, cap;	/* used (given back ones included), room */
 	struct order_run *runs;	/* in file order */
 	size_t nruns, cap_runs;
-	uint32_t *heap;		/* runs not empty, earliest first entry on
-				   top */
+	uint32_t *heap;		/* runs not empty, the earliest first
+				   entry on top */
 	size_t nheap;
 	size_t n;		/* records held */
 	struct order_chunk *cur;	/* the chunk being filled */
