@@ -996,7 +996,10 @@ again:
 	left = pd->data_end == UINT64_MAX ? UINT64_MAX : pd->data_end - off;
 	if (left == 0)
 		goto end;
-	p = input_peek(pd->in, 8, &avail, err);
+	/* A mapped input has the whole record at hand without a read: ask
+	 * for the largest one at once, and peek only once. */
+	p = input_peek(pd->in, input_mapped(pd->in) ? UINT16_MAX : 8, &avail,
+		       err);
 	if (p == NULL)
 		return -1;
 	if (avail == 0 && pd->data_end == UINT64_MAX)
@@ -1013,11 +1016,13 @@ again:
 	}
 	if (size > left)
 		goto truncated;
-	p = input_peek(pd->in, size, &avail, err);
-	if (p == NULL)
-		return -1;
-	if (avail < size)
-		goto truncated;
+	if (avail < size) {
+		p = input_peek(pd->in, size, &avail, err);
+		if (p == NULL)
+			return -1;
+		if (avail < size)
+			goto truncated;
+	}
 	input_consume(pd->in, size);
 	*recp = p;
 	*sizep = size;
