@@ -441,11 +441,3 @@ addrspace_resolve(struct addrspace *as, uint32_t sid, uint64_t addr)
 	return NULL;
 }
 
-bool
-addrspace_is_kernel(const struct addrspace *as, uint64_t addr)
-{
-	if (as->have_kernel && addr >= as->kernel.start &&
-	    addr < as->kernel.end)
-		return true;
-	return addr >= 0xffff800000000000ULL;
-}

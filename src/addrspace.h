@@ -108,7 +108,15 @@ const struct mapping *addrspace_resolve(struct addrspace *as, uint32_t sid,
 					uint64_t addr);
 
 /* True if ADDR is kernel text: in the kernel mapping, or in the upper
- * half of the address space when the file has no kernel mapping. */
-bool addrspace_is_kernel(const struct addrspace *as, uint64_t addr);
+ * half of the address space when the file has no kernel mapping.
+ * Inline: it is asked of every frame of every sample. */
+static inline bool
+addrspace_is_kernel(const struct addrspace *as, uint64_t addr)
+{
+	if (addr >= 0xffff800000000000ULL)
+		return true;
+	return as->have_kernel && addr >= as->kernel.start &&
+	       addr < as->kernel.end;
+}
 
 #endif

@@ -189,6 +189,25 @@ attr_finish(struct perf_attr *a)
 		a->id_pos = -1;
 	}
 
+	/* The simple layout: fields in the kernel's order, one word each. */
+	a->simple = (st & ~(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+			    PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			    PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+			    PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+			    PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)) == 0;
+	n = 0;
+	a->w_id = (st & PERF_SAMPLE_IDENTIFIER) ? (int8_t)n++ : -1;
+	a->w_ip = (st & PERF_SAMPLE_IP) ? (int8_t)n++ : -1;
+	a->w_tid = (st & PERF_SAMPLE_TID) ? (int8_t)n++ : -1;
+	a->w_time = (st & PERF_SAMPLE_TIME) ? (int8_t)n++ : -1;
+	a->w_addr = (st & PERF_SAMPLE_ADDR) ? (int8_t)n++ : -1;
+	if (st & PERF_SAMPLE_ID)	/* the same value as IDENTIFIER */
+		a->w_id = (int8_t)n++;
+	a->w_stream_id = (st & PERF_SAMPLE_STREAM_ID) ? (int8_t)n++ : -1;
+	a->w_cpu = (st & PERF_SAMPLE_CPU) ? (int8_t)n++ : -1;
+	a->w_period = (st & PERF_SAMPLE_PERIOD) ? (int8_t)n++ : -1;
+	a->w_chain = (int8_t)n;	/* where the callchain is, if it is */
+
 	/* The sample_id_all trailer of other records: TID, TIME, ID,
 	 * STREAM_ID, CPU, IDENTIFIER, each one u64.  Count from its end. */
 	n = 0;

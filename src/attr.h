@@ -43,6 +43,13 @@ struct perf_attr {
 	int id_pos_end;		/* u64 index from the end of the sample_id
 				   trailer of other records, or -1 */
 	unsigned trailer_size;	/* bytes of the sample_id_all trailer */
+	/* Samples of one-word fields and a callchain only (no READ, RAW,
+	 * BRANCH_STACK, registers, stack copies, ...): the u64 index of
+	 * each field or -1, and the words before the callchain, so that
+	 * sample_decode() reads them with one check of the size. */
+	bool simple;
+	int8_t w_id, w_ip, w_tid, w_time, w_addr, w_stream_id, w_cpu;
+	int8_t w_period, w_chain;
 
 	/* Filled in while reading the data. */
 	uint64_t nr_samples;

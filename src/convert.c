@@ -27,6 +27,7 @@
  * sysctl kernel.perf_event_max_stack). */
 #define DEFAULT_MAX_STACK 127
 #define DWARF_BITS (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)
+#define HINT_SLOTS 1024
 
 struct conv {
 	struct perfdata *pd;	/* the input being read */
@@ -49,6 +50,17 @@ struct conv {
 		uint64_t period;
 	} *deliv;
 	size_t ndeliv, deliv_cap;
+	/* The entry of each thread's previous stack (by tid, modulo), which
+	 * the next is tried against first. */
+	struct hint {
+		int32_t tid;
+		uint32_t entry;
+	} hints[HINT_SLOTS];
+	/* The space of the process sampled last, kept until a record that
+	 * may change spaces comes. */
+	int32_t space_pid;
+	uint32_t space_sid;
+	bool space_ok;
 };
 
 static bool
@@ -203,6 +215,18 @@ deliveries(struct conv *cv, const struct perf_record *rec,
 	return 0;
 }
 
+/* addrspace_sample_space(), remembered from the sample before. */
+static uint32_t
+sample_space(struct conv *cv, int32_t pid)
+{
+	if (!cv->space_ok || cv->space_pid != pid) {
+		cv->space_sid = addrspace_sample_space(&cv->as, pid);
+		cv->space_pid = pid;
+		cv->space_ok = cv->space_sid != UINT32_MAX;
+	}
+	return cv->space_sid;
+}
+
 /*
  * The user part of a --call-graph dwarf sample: unwind its stack copy and
  * put the frames after the kernel frames of its callchain (*N frames in
@@ -311,7 +335,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		if (keep_frame(cv, v))
 			cv->frames[n++] = v;
 	}
-	sid = addrspace_sample_space(&cv->as, ns(cv, (int32_t)s.pid));
+	sid = sample_space(cv, ns(cv, (int32_t)s.pid));
 	if (sid == UINT32_MAX)
 		goto nomem;
 	if (cv->uw != NULL && (rec->attr->sample_type & DWARF_BITS) ==
@@ -330,6 +354,21 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	}
 	if (n > UINT32_MAX)
 		n = UINT32_MAX;
+	if (cv->ndeliv == 1) {
+		struct hint *h = &cv->hints[s.tid % HINT_SLOTS];
+		uint32_t hint = h->tid == (int32_t)s.tid ? h->entry
+							 : UINT32_MAX;
+		int64_t x = stacktab_add_hint(
+			&cv->tab, hint,
+			(uint32_t)(cv->deliv[0].attr - cv->first->attrs), sid,
+			cv->frames, (uint32_t)n, 1, cv->deliv[0].period);
+
+		if (x < 0)
+			goto nomem;
+		h->tid = (int32_t)s.tid;
+		h->entry = (uint32_t)x;
+		return 0;
+	}
 	for (k = 0; k < cv->ndeliv; k++)
 		if (stacktab_add(&cv->tab,
 				 (uint32_t)(cv->deliv[k].attr - cv->first->attrs),
@@ -438,11 +477,12 @@ on_record(struct conv *cv, const struct perf_record *rec,
 	bool big = cv->pd->big_endian;
 	int32_t pid, tid, ppid, ptid;
 
+	if (rec->type == PERF_RECORD_SAMPLE)
+		return on_sample(cv, rec, err);
+	cv->space_ok = false;	/* the record may change a space */
 	cursor_init(&c, rec->data, rec->size, rec->offset, big);
 	cursor_skip(&c, 8);
 	switch (rec->type) {
-	case PERF_RECORD_SAMPLE:
-		return on_sample(cv, rec, err);
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		return on_mmap(cv, rec, err);
@@ -501,6 +541,9 @@ dispatch(void *ctx, const struct perf_record *rec, struct p2g_error *err)
 
 /* Records held back to be put in time order: at most this many bytes. */
 #define ORDER_MAX_BYTES (16u << 20)
+/* How often the pages of a mapped input behind the records still held
+ * are given back (input_release()). */
+#define RELEASE_STEP (1u << 20)
 
 /*
  * Read every record, handing them to on_record() in time order (order.h);
@@ -512,7 +555,7 @@ read_all(struct conv *cv, struct p2g_error *err)
 	struct perfdata *pd = cv->pd;
 	struct perf_record rec;
 	struct order q;
-	uint64_t next_progress = PROGRESS_STEP, t;
+	uint64_t next_progress = PROGRESS_STEP, next_release = 0, t;
 	int r;
 
 	order_init(&q, ORDER_MAX_BYTES);
@@ -528,6 +571,10 @@ read_all(struct conv *cv, struct p2g_error *err)
 				goto fail;
 		} else if (on_record(cv, &rec, err) < 0) {
 			goto fail;
+		}
+		if (rec.lasting && rec.offset >= next_release) {
+			input_release(pd->in, order_oldest(&q, rec.offset));
+			next_release = rec.offset + RELEASE_STEP;
 		}
 		if (cv->o && cv->o->progress && rec.offset >= next_progress) {
 			cv->o->progress(cv->o->progress_ctx, rec.offset,
@@ -640,11 +687,13 @@ cmp_proc_samples(const void *a, const void *b)
 /*
  * Make the profile of the N entries E (of event EV's samples) and hand it
  * to the sink: translate into the profile's address space, weight, add
- * the leaf copies against Go pprof's rewriting (fixup.h).
+ * the leaf copies against Go pprof's rewriting (fixup.h).  LAST: no other
+ * profile follows, so the stack table is released once translated, and
+ * each copy of the stacks once the next is made, to keep the peak low.
  */
 static int
 emit(struct conv *cv, const struct stack_entry *const *e, size_t n,
-     struct convert_result *r, convert_sink sink, void *ctx,
+     bool last, struct convert_result *r, convert_sink sink, void *ctx,
      struct p2g_error *err)
 {
 	const struct convert_opts *o = cv->o;
@@ -690,6 +739,8 @@ emit(struct conv *cv, const struct stack_entry *const *e, size_t n,
 	r->max_depth = 0;
 	for (i = 0; i < n; i++)
 		r->samples += e[i]->count;
+	if (last)
+		stacktab_release(&cv->tab);	/* E points there */
 	for (i = 0; i < truth.nrecs; i++)
 		if (truth.recs[i].n > r->max_depth)
 			r->max_depth = truth.recs[i].n;
@@ -724,6 +775,7 @@ emit(struct conv *cv, const struct stack_entry *const *e, size_t n,
 	out.maps_len = truth.maps_len;
 	truth.maps = NULL;
 	truth.maps_len = 0;
+	profile_release(&truth);
 	r->profile = &out;
 	ret = sink(ctx, r, err);
 	goto out;
@@ -772,6 +824,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	for (k = 0; k < npds; k++) {
 		cv.pd = pds[k];
 		cv.input = (unsigned)k;
+		cv.space_ok = false;
 		if (o->input_start)
 			o->input_start(o->progress_ctx, k);
 		if (!o->no_unwind) {
@@ -883,7 +936,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 				: -1;
 		if (np == 1)
 			memcpy(r.comm, procs[0]->comm, sizeof(r.comm));
-		ret = emit(&cv, sel, n, &r, sink, sink_ctx, err);
+		ret = emit(&cv, sel, n, true, &r, sink, sink_ctx, err);
 		goto out;
 	}
 	/* One profile per process, most samples first. */
@@ -897,7 +950,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 		r.processes = 1;
 		r.pid = npds > 1 ? real_pid(procs[k]->pid) : procs[k]->pid;
 		memcpy(r.comm, procs[k]->comm, sizeof(r.comm));
-		if (emit(&cv, sel + n, m, &r, sink, sink_ctx, err) < 0)
+		if (emit(&cv, sel + n, m, false, &r, sink, sink_ctx, err) < 0)
 			goto out;
 	}
 	ret = 0;

@@ -139,6 +139,30 @@ load64(const unsigned char *p, bool big)
 #endif
 }
 
+/* Store helpers, the reverse of the loads: for writers of the same
+ * formats, which choose the byte order of their output. */
+static inline void
+store32(unsigned char *p, uint32_t v, bool big)
+{
+#if defined(WORDS_BIGENDIAN)
+	v = big ? v : __builtin_bswap32(v);
+#else
+	v = big ? __builtin_bswap32(v) : v;
+#endif
+	memcpy(p, &v, 4);
+}
+
+static inline void
+store64(unsigned char *p, uint64_t v, bool big)
+{
+#if defined(WORDS_BIGENDIAN)
+	v = big ? v : __builtin_bswap64(v);
+#else
+	v = big ? __builtin_bswap64(v) : v;
+#endif
+	memcpy(p, &v, 8);
+}
+
 static inline uint8_t
 cursor_u8(struct cursor *c)
 {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -15,6 +16,10 @@
 #include "input.h"
 
 #define INPUT_BUFSIZE (1u << 20)
+
+/* Pages already read are given back to the kernel in steps of this many
+ * bytes: few enough madvise() calls, and a bounded RSS. */
+#define INPUT_RELEASE_STEP (2u << 20)
 
 struct input {
 	int fd;
@@ -32,7 +37,40 @@ struct input {
 	uint64_t buf_off;	/* stream offset of buf[start] */
 	uint64_t fd_off;	/* where the next read() of fd lands */
 	bool eof;
+
+	/* A regular file is mapped whole instead (then buf is unused and
+	 * buf_off is the stream position): no copy into a buffer, and the
+	 * bytes of a record stay where they are until input_close(). */
+	const unsigned char *map;
+	uint64_t released;	/* pages below this were given back */
 };
+
+/* Map a regular file whole, if it can be; otherwise it is read into the
+ * buffer.  A file too large for the address space simply is not mapped. */
+static void
+map_file(struct input *in)
+{
+	void *m;
+
+	if (!in->seekable || in->size == 0 || in->size > SIZE_MAX)
+		return;
+	m = mmap(NULL, (size_t)in->size, PROT_READ, MAP_PRIVATE, in->fd, 0);
+	if (m == MAP_FAILED)
+		return;
+#ifdef MADV_SEQUENTIAL
+	(void)madvise(m, (size_t)in->size, MADV_SEQUENTIAL);
+#endif
+	in->map = m;
+}
+
+static void
+unmap_file(struct input *in)
+{
+	if (in->map != NULL)
+		munmap((void *)in->map, (size_t)in->size);
+	in->map = NULL;
+	in->released = 0;
+}
 
 struct input *
 input_open(const char *path, struct p2g_error *err)
@@ -79,6 +117,7 @@ input_open(const char *path, struct p2g_error *err)
 	if (in->seekable)
 		(void)posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
+	map_file(in);
 	in->cap = INPUT_BUFSIZE;
 	in->buf = malloc(in->cap);
 	if (in->buf == NULL) {
@@ -94,10 +133,42 @@ input_close(struct input *in)
 {
 	if (in == NULL)
 		return;
+	unmap_file(in);
 	if (in->close_fd)
 		close(in->fd);
 	free(in->buf);
 	free(in);
+}
+
+bool
+input_mapped(const struct input *in)
+{
+	return in->map != NULL;
+}
+
+void
+input_release(struct input *in, uint64_t off)
+{
+#ifdef MADV_DONTNEED
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t end;
+
+	if (in->map == NULL || pg <= 0)
+		return;
+	if (off > in->size)
+		off = in->size;
+	end = off / (uint64_t)pg * (uint64_t)pg;
+	if (end < in->released + INPUT_RELEASE_STEP)
+		return;
+	/* The pages stay readable: touched again, they come back from the
+	 * page cache.  This only keeps them out of our resident set. */
+	(void)madvise((void *)(in->map + in->released),
+		      (size_t)(end - in->released), MADV_DONTNEED);
+	in->released = end;
+#else
+	(void)in;
+	(void)off;
+#endif
 }
 
 bool
@@ -187,6 +258,7 @@ write_full(int fd, const unsigned char *src, size_t len)
 static void
 use_spool(struct input *in, int fd)
 {
+	unmap_file(in);
 	if (in->close_fd)
 		close(in->fd);
 	in->fd = fd;
@@ -398,6 +470,10 @@ input_seek(struct input *in, uint64_t off, struct p2g_error *err)
 {
 	uint64_t cur = in->buf_off;
 
+	if (in->map != NULL) {
+		in->buf_off = off;
+		return 0;
+	}
 	if (off >= cur && off - cur <= in->end - in->start) {
 		in->start += (size_t)(off - cur);
 		in->buf_off = off;
@@ -430,6 +506,13 @@ input_peek(struct input *in, size_t n, size_t *avail, struct p2g_error *err)
 	ssize_t got;
 	uint64_t want_off;
 
+	if (in->map != NULL) {
+		have = in->buf_off < in->size
+			       ? (size_t)(in->size - in->buf_off) : 0;
+		*avail = have < n ? have : n;
+		return in->map + (in->buf_off < in->size ? in->buf_off
+							   : in->size);
+	}
 	if (have >= n || in->eof) {
 		*avail = have < n ? have : n;
 		return in->buf + in->start;
@@ -486,7 +569,8 @@ input_peek(struct input *in, size_t n, size_t *avail, struct p2g_error *err)
 void
 input_consume(struct input *in, size_t n)
 {
-	in->start += n;
+	if (in->map == NULL)
+		in->start += n;
 	in->buf_off += n;
 }
 

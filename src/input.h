@@ -4,7 +4,8 @@
  * offsets (the perf.data header and feature sections) or as a stream
  * through one large buffer (the data section, pipe-mode files).  The whole
  * file is never held in memory: the buffer holds at most the largest
- * record plus one read.
+ * record plus one read.  A regular file is mapped instead of read; its
+ * pages are given back as the reader moves on (input_release()).
  */
 #ifndef P2G_INPUT_H
 #define P2G_INPUT_H
@@ -71,6 +72,15 @@ uint64_t input_tell(const struct input *in);
  */
 const unsigned char *input_peek(struct input *in, size_t n, size_t *avail,
 				struct p2g_error *err);
+
+/* True if IN is a regular file mapped whole: then the pointers that
+ * input_peek() returns stay valid until input_close(). */
+bool input_mapped(const struct input *in);
+
+/* A mapped input will not be read again below offset OFF (so far as the
+ * caller knows): its pages may leave the process's resident set.  They
+ * remain readable.  No-op for other inputs. */
+void input_release(struct input *in, uint64_t off);
 
 /* Step over N bytes that input_peek() made available. */
 void input_consume(struct input *in, size_t n);

@@ -44,6 +44,8 @@ struct lay {
 	uint32_t *slots;		/* key hash -> place index + 1 */
 	size_t nslots;
 	uint32_t *map_place;		/* mapping index -> place + 1 */
+	const struct mapping *last;	/* the last mapping resolved, */
+	uint32_t last_sid;		/* in this space */
 };
 
 static uint64_t
@@ -223,6 +225,34 @@ extent:
 	if (m->pgoff + len > p->hi)
 		p->hi = m->pgoff + len;
 	return 0;
+}
+
+/* The search, remembering its answer for resolve(). */
+static const struct mapping *
+resolve_slow(struct lay *l, uint32_t sid, uint64_t addr)
+{
+	const struct mapping *m = addrspace_resolve(l->as, sid, addr);
+
+	if (m != NULL) {
+		l->last = m;
+		l->last_sid = sid;
+	}
+	return m;
+}
+
+/* The mapping of space SID that holds ADDR, or NULL.  The frames of a
+ * stack mostly fall in one file, so the last answer is tried first
+ * (the mappings of a space do not overlap), inline: it is asked twice
+ * for every frame of every stack. */
+static inline const struct mapping *
+resolve(struct lay *l, uint32_t sid, uint64_t addr)
+{
+	const struct mapping *m = l->last;
+
+	if (m != NULL && l->last_sid == sid && addr >= m->start &&
+	    addr < m->end)
+		return m;
+	return resolve_slow(l, sid, addr);
 }
 
 /* ---- choosing the bases ------------------------------------------------ */
@@ -588,6 +618,9 @@ layout_build(struct addrspace *as, const struct stacktab *tab,
 	uint64_t *pcs = NULL;
 	size_t cap = 0, i, k;
 	bool *seen = NULL;
+	const struct mapping *last_m = NULL;	/* a frame's mapping, */
+	uint32_t last_sid = 0;			/* its space */
+	struct place *last_p = NULL;		/* and place */
 	int ret = -1;
 
 	memset(&l, 0, sizeof(l));
@@ -630,20 +663,28 @@ layout_build(struct addrspace *as, const struct stacktab *tab,
 				st->with_kernel = true;
 				continue;
 			}
-			m = addrspace_resolve(as, sid, v[k]);
+			m = resolve(&l, sid, v[k]);
 			if (m == NULL) {
 				st->unmapped += e[i]->count;
 				continue;
 			}
-			p = place_of(&l, m, sid);
-			if (p == NULL || add_segment(p, m) < 0)
-				goto nomem;
-			p->samples += e[i]->count;
+			/* The place of the frame before, most of the time:
+			 * its segment is in already. */
+			if (m != last_m || sid != last_sid) {
+				p = place_of(&l, m, sid);
+				if (p == NULL || add_segment(p, m) < 0)
+					goto nomem;
+				last_m = m;
+				last_sid = sid;
+				last_p = p;
+			}
+			last_p->samples += e[i]->count;
 		}
 	}
 	st->places = l.nplaces;
 	if (assign_bases(&l, st, err) < 0)
 		goto out;
+	last_m = NULL;
 
 	/* The stacks at their new addresses, identical ones summed. */
 	for (i = 0; i < n; i++) {
@@ -663,13 +704,17 @@ layout_build(struct addrspace *as, const struct stacktab *tab,
 
 			pcs[k] = v[k];
 			if (!addrspace_is_kernel(as, v[k]))
-				m = addrspace_resolve(as, sid, v[k]);
+				m = resolve(&l, sid, v[k]);
 			if (m != NULL) {
-				struct place *p = place_of(&l, m, sid);
-
-				if (p == NULL)
-					goto nomem;
-				pcs[k] = p->base + (v[k] - m->start + m->pgoff);
+				if (m != last_m || sid != last_sid) {
+					last_p = place_of(&l, m, sid);
+					if (last_p == NULL)
+						goto nomem;
+					last_m = m;
+					last_sid = sid;
+				}
+				pcs[k] = last_p->base +
+					 (v[k] - m->start + m->pgoff);
 			}
 		}
 		if (stacktab_add(&merged, 0, 0, pcs, e[i]->n, e[i]->count,
@@ -692,10 +737,16 @@ layout_build(struct addrspace *as, const struct stacktab *tab,
 	for (i = 0; i < merged.nr; i++)
 		order[i] = &merged.entries[i];
 	qsort(order, merged.nr, sizeof(*order), cmp_entry_order);
+	/* The profile takes the table's pool as it is, without a copy of
+	 * the stacks: its records point into it, in their order. */
+	out->pcs = merged.pool;
+	out->npcs = merged.pool_len;
+	out->cap_pcs = merged.pool_cap;
+	merged.pool = NULL;
+	merged.pool_len = merged.pool_cap = 0;
 	for (i = 0; i < merged.nr; i++)
-		if (profile_add(out, order[i]->count,
-				stacktab_pcs(&merged, order[i]),
-				order[i]->n) < 0)
+		if (profile_add_at(out, order[i]->count, order[i]->off,
+				   order[i]->n) < 0)
 			goto nomem;
 	if (maps_text(&l, st->with_kernel, out) < 0)
 		goto nomem;

@@ -2,6 +2,7 @@
 /* Records in time order: see order.h. */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,29 +20,32 @@ struct order_chunk {
 	unsigned char data[];
 };
 
-#define NIL UINT32_MAX
-
 void
 order_init(struct order *q, size_t max_bytes)
 {
 	memset(q, 0, sizeof(*q));
 	q->max_bytes = max_bytes;
-	q->free = q->head = q->tail = q->last = NIL;
 }
 
 void
 order_release(struct order *q)
 {
-	uint32_t i;
+	size_t r, i;
 
 	/* Chunks still holding records: each is freed once, by its last
 	 * entry. */
-	for (i = q->head; i != NIL; i = q->v[i].next)
-		if (--q->v[i].chunk->live == 0 && q->v[i].chunk != q->cur)
-			free(q->v[i].chunk);
+	for (r = 0; r < q->nruns; r++)
+		for (i = q->runs[r].cur; i < q->runs[r].end; i++) {
+			struct order_chunk *c = q->v[i].chunk;
+
+			if (c != NULL && --c->live == 0 && c != q->cur)
+				free(c);
+		}
 	free(q->cur);
 	free(q->spare);
 	free(q->v);
+	free(q->runs);
+	free(q->heap);
 	memset(q, 0, sizeof(*q));
 }
 
@@ -57,10 +61,8 @@ order_record_time(const struct perfdata *pd, const struct perf_record *rec,
 		return 0;
 	st = a->sample_type;
 	if (rec->type == PERF_RECORD_SAMPLE) {
-		/* IDENTIFIER, IP, TID, then TIME: all 8 bytes */
-		pos = 8 + 8 * (size_t)(((st & PERF_SAMPLE_IDENTIFIER) != 0) +
-				       ((st & PERF_SAMPLE_IP) != 0) +
-				       ((st & PERF_SAMPLE_TID) != 0));
+		/* IDENTIFIER, IP, TID, then TIME: all 8 bytes (attr.h) */
+		pos = 8 + 8 * (size_t)a->w_time;
 	} else {
 		if (!a->sample_id_all || rec->type >= PERF_RECORD_USER_TYPE_START ||
 		    a->trailer_size + 8u > rec->size)
@@ -75,42 +77,51 @@ order_record_time(const struct perfdata *pd, const struct perf_record *rec,
 	return 1;
 }
 
+/* Whether run A's first entry goes before run B's: by time, then by
+ * file order, which is the order of the entries in the array. */
 static bool
-before(const struct order_entry *a, const struct order_entry *b)
+run_before(const struct order *q, uint32_t a, uint32_t b)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	size_t x = q->runs[a].cur, y = q->runs[b].cur;
+
+	return q->v[x].time < q->v[y].time ||
+	       (q->v[x].time == q->v[y].time && x < y);
 }
 
-/* Link entry I into the list at its place. */
 static void
-insert(struct order *q, uint32_t i)
+sift_down(struct order *q, size_t i)
 {
-	struct order_entry *v = q->v, *e = &v[i];
-	uint32_t after = q->last;	/* the entry E goes after, or NIL */
+	uint32_t *h = q->heap, top = h[i];
+	size_t n = q->nheap, c;
 
-	if (after == NIL || !before(e, &v[q->tail])) {
-		after = q->tail;	/* the usual case: in order */
-	} else if (before(e, &v[q->head])) {
-		after = NIL;	/* before all: no walk (a record of time 0) */
-	} else if (before(e, &v[after])) {
-		while (after != NIL && before(e, &v[after]))
-			after = v[after].prev;
-	} else {
-		while (v[after].next != NIL && !before(e, &v[v[after].next]))
-			after = v[after].next;
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && run_before(q, h[c + 1], h[c]))
+			c++;
+		if (!run_before(q, h[c], top))
+			break;
+		h[i] = h[c];
+		i = c;
 	}
-	e->prev = after;
-	e->next = after == NIL ? q->head : v[after].next;
-	if (e->prev == NIL)
-		q->head = i;
-	else
-		v[e->prev].next = i;
-	if (e->next == NIL)
-		q->tail = i;
-	else
-		v[e->next].prev = i;
-	q->last = i;
-	q->n++;
+	h[i] = top;
+}
+
+static void
+sift_up(struct order *q, size_t i)
+{
+	uint32_t *h = q->heap, x = h[i];
+
+	while (i > 0 && run_before(q, x, h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = x;
+}
+
+/* The earliest entry held (q->n > 0). */
+static const struct order_entry *
+earliest(const struct order *q)
+{
+	return &q->v[q->runs[q->heap[0]].cur];
 }
 
 /* Give back the earliest record. */
@@ -118,34 +129,32 @@ static int
 pop(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
     struct p2g_error *err)
 {
-	uint32_t i = q->head;
-	struct order_entry *e = &q->v[i];
+	struct order_run *run = &q->runs[q->heap[0]];
+	const struct order_entry *e = &q->v[run->cur++];
 	struct order_chunk *c = e->chunk;
 	struct perf_record rec;
 	int ret;
 
-	q->head = e->next;
-	if (q->head == NIL)
-		q->tail = NIL;
-	else
-		q->v[q->head].prev = NIL;
-	if (q->last == i)
-		q->last = NIL;
+	if (run->cur == run->end) {
+		q->heap[0] = q->heap[--q->nheap];
+		if (q->nheap > 0)
+			sift_down(q, 0);
+	} else {
+		sift_down(q, 0);
+	}
 	q->n--;
 	rec.type = e->type;
 	rec.misc = e->misc;
 	rec.size = e->size;
 	rec.offset = e->offset;
 	rec.data = e->data;
+	rec.lasting = e->lasting;
 	rec.attr = e->attr >= 0 && (size_t)e->attr < pd->nr_attrs
 			   ? &pd->attrs[e->attr]
 			   : NULL;
 	ret = fn(ctx, &rec, err);
 	q->bytes -= rec.size;
-	e = &q->v[i];
-	e->next = q->free;
-	q->free = i;
-	if (--c->live == 0 && c != q->cur) {
+	if (c != NULL && --c->live == 0 && c != q->cur) {
 		if (q->spare == NULL) {
 			q->spare = c;
 			q->spare->used = 0;
@@ -161,44 +170,87 @@ static int
 flush_upto(struct order *q, struct perfdata *pd, uint64_t limit, order_fn fn,
 	   void *ctx, struct p2g_error *err)
 {
-	while (q->head != NIL && q->v[q->head].time <= limit)
+	while (q->n > 0 && earliest(q)->time <= limit)
 		if (pop(q, pd, fn, ctx, err) < 0)
 			return -1;
 	return 0;
 }
 
-int
-order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
-	   uint64_t time, order_fn fn, void *ctx, struct p2g_error *err)
+/* Move the entries still held to the front of the array, dropping the
+ * empty runs; the heap is rebuilt over the new run indices. */
+static void
+compact(struct order *q)
 {
-	struct order_entry *e;
-	struct order_chunk *c = q->cur;
-	uint32_t i;
+	size_t r, w = 0, nr = 0, k;
 
-	/* Too much held back: give back the earlier half. */
-	if (q->bytes + rec->size > q->max_bytes && q->n > 0) {
-		size_t half = (q->n + 1) / 2;
+	for (r = 0; r < q->nruns; r++) {
+		struct order_run run = q->runs[r];
+		size_t len = run.end - run.cur;
 
-		while (half-- > 0)
-			if (pop(q, pd, fn, ctx, err) < 0)
-				return -1;
+		if (len == 0 && r + 1 < q->nruns)
+			continue;
+		memmove(&q->v[w], &q->v[run.cur], len * sizeof(*q->v));
+		q->runs[nr].cur = w;
+		q->runs[nr].end = w + len;
+		w += len;
+		nr++;
 	}
-	if (q->free == NIL) {
-		size_t nc = q->cap ? q->cap * 2 : 4096, k;
-		struct order_entry *nv;
-
-		if (nc >= NIL)
-			goto nomem;
-		nv = realloc(q->v, nc * sizeof(*nv));
-		if (nv == NULL)
-			goto nomem;
-		q->v = nv;
-		for (k = nc; k > q->cap; k--) {
-			nv[k - 1].next = q->free;
-			q->free = (uint32_t)(k - 1);
+	q->nruns = nr;
+	q->len = w;
+	q->nheap = 0;
+	for (k = 0; k < nr; k++)
+		if (q->runs[k].cur < q->runs[k].end) {
+			q->heap[q->nheap] = (uint32_t)k;
+			sift_up(q, q->nheap++);
 		}
-		q->cap = nc;
+}
+
+/* Room for one more entry and one more run. */
+static int
+make_room(struct order *q)
+{
+	if (q->len == q->cap) {
+		compact(q);
+		if (q->cap == 0 || q->len > q->cap / 2) {
+			size_t nc = q->cap ? q->cap * 2 : 4096;
+			struct order_entry *nv;
+
+			if (nc > SIZE_MAX / sizeof(*nv))
+				return -1;
+			nv = realloc(q->v, nc * sizeof(*nv));
+			if (nv == NULL)
+				return -1;
+			q->v = nv;
+			q->cap = nc;
+		}
 	}
+	if (q->nruns == q->cap_runs) {
+		size_t nc = q->cap_runs ? q->cap_runs * 2 : 16;
+		struct order_run *nr;
+		uint32_t *nh;
+
+		if (nc >= UINT32_MAX)
+			return -1;
+		nr = realloc(q->runs, nc * sizeof(*nr));
+		if (nr == NULL)
+			return -1;
+		q->runs = nr;
+		nh = realloc(q->heap, nc * sizeof(*nh));
+		if (nh == NULL)
+			return -1;
+		q->heap = nh;
+		q->cap_runs = nc;
+	}
+	return 0;
+}
+
+/* A copy of REC's bytes, in the current chunk; NULL when out of memory. */
+static const unsigned char *
+copy_record(struct order *q, const struct perf_record *rec)
+{
+	struct order_chunk *c = q->cur;
+	unsigned char *d;
+
 	if (c == NULL || c->used + rec->size > CHUNK_SIZE) {
 		if (c != NULL && c->live == 0) {
 			c->used = 0;	/* all given back: reuse it */
@@ -209,7 +261,7 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 			} else {
 				c = malloc(sizeof(*c) + CHUNK_SIZE);
 				if (c == NULL)
-					goto nomem;
+					return NULL;
 			}
 			c->used = 0;
 			c->live = 0;
@@ -217,23 +269,65 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 			q->cur = c;
 		}
 	}
-	i = q->free;
-	e = &q->v[i];
-	q->free = e->next;
+	d = c->data + c->used;
+	memcpy(d, rec->data, rec->size);
+	c->used += rec->size;
+	c->live++;
+	return d;
+}
+
+int
+order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
+	   uint64_t time, order_fn fn, void *ctx, struct p2g_error *err)
+{
+	struct order_entry *e;
+	struct order_run *run;
+	bool new_run;
+
+	/* Too much held back: give back the earlier half. */
+	if (q->bytes + rec->size > q->max_bytes && q->n > 0) {
+		size_t half = (q->n + 1) / 2;
+
+		while (half-- > 0)
+			if (pop(q, pd, fn, ctx, err) < 0)
+				return -1;
+	}
+	if (make_room(q) < 0)
+		goto nomem;
+	/* The record extends the last run if it is not earlier than the
+	 * run's last record; an empty last run takes anything. */
+	run = q->nruns ? &q->runs[q->nruns - 1] : NULL;
+	new_run = run == NULL ||
+		  (run->cur < run->end && time < q->v[run->end - 1].time);
+	if (new_run) {
+		run = &q->runs[q->nruns++];
+		run->cur = run->end = q->len;
+	}
+	e = &q->v[q->len];
 	e->time = time;
-	e->seq = q->seq++;
 	e->offset = rec->offset;
-	e->chunk = c;
-	e->data = c->data + c->used;
 	e->type = rec->type;
 	e->misc = rec->misc;
 	e->size = rec->size;
+	e->lasting = rec->lasting;
 	e->attr = rec->attr ? (int32_t)(rec->attr - pd->attrs) : -1;
-	memcpy(c->data + c->used, rec->data, rec->size);
-	c->used += rec->size;
-	c->live++;
+	e->chunk = NULL;
+	if (rec->lasting) {
+		e->data = rec->data;
+	} else {
+		e->data = copy_record(q, rec);
+		if (e->data == NULL)
+			goto nomem;
+		e->chunk = q->cur;
+	}
+	q->len++;
+	if (run->cur == run->end++) {
+		/* an empty run (new, or all given back) joins the heap */
+		q->heap[q->nheap] = (uint32_t)(run - q->runs);
+		sift_up(q, q->nheap++);
+	}
+	q->n++;
 	q->bytes += rec->size;
-	insert(q, i);
 	if (time > q->round_max)
 		q->round_max = time;
 	return 0;
@@ -259,4 +353,16 @@ order_flush(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
 	    struct p2g_error *err)
 {
 	return flush_upto(q, pd, UINT64_MAX, fn, ctx, err);
+}
+
+uint64_t
+order_oldest(const struct order *q, uint64_t dflt)
+{
+	size_t r;
+
+	/* The runs are in file order: the first one not empty. */
+	for (r = 0; r < q->nruns; r++)
+		if (q->runs[r].cur < q->runs[r].end)
+			return q->v[q->runs[r].cur].offset;
+	return dflt;
 }

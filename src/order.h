@@ -7,10 +7,15 @@
  * are queued here and given back sorted by time (file order on a tie)
  * once no earlier record can follow: at each FINISHED_ROUND, those up to
  * the latest time of the round before, as perf does; at the end, all;
- * and when the queue grows past its bound, the earlier half.  Each record
- * is copied once.  The queue is a list in (time, file order) order into
- * which a record goes by a walk from the one inserted before it, as in
- * perf: each CPU's records come in order, so the walks are short.
+ * and when the queue grows past its bound, the earlier half.
+ *
+ * Each CPU's records come in order, so the queue is a few sorted runs of
+ * records in file order (a run ends where the time goes back); records
+ * are given back by merging the runs, through a small heap of their
+ * first records.  Entries sit in one array in file order, so both the
+ * queueing and the merge walk memory in order.  A record whose bytes stay
+ * where they are (a mapped file, perf_record.lasting) is queued by
+ * pointer; any other is copied once.
  */
 #ifndef P2G_ORDER_H
 #define P2G_ORDER_H
@@ -25,26 +30,31 @@ struct order_chunk;
 
 struct order_entry {
 	uint64_t time;
-	uint64_t seq;		/* file order */
 	uint64_t offset;	/* of the record in the file */
-	struct order_chunk *chunk;	/* where its bytes are */
 	const unsigned char *data;
-	uint32_t prev, next;	/* the list in (time, seq) order */
+	struct order_chunk *chunk;	/* where its copy is, or NULL */
+	int32_t attr;		/* index in the file's attrs, or -1 */
 	uint32_t type;
 	uint16_t misc, size;
-	int32_t attr;		/* index in the file's attrs, or -1 */
+	bool lasting;
+};
+
+struct order_run {		/* entries [cur, end) of the array */
+	size_t cur, end;
 };
 
 struct order {
-	struct order_entry *v;	/* entries, used ones linked in order */
-	size_t cap;
-	uint32_t free;		/* list of unused entries */
-	uint32_t head, tail, last;	/* last: the latest inserted */
-	size_t n;
+	struct order_entry *v;	/* entries in file order */
+	size_t len, cap;	/* used (given back ones included), room */
+	struct order_run *runs;	/* in file order */
+	size_t nruns, cap_runs;
+	uint32_t *heap;		/* runs not empty, the earliest first
+				   entry on top */
+	size_t nheap;
+	size_t n;		/* records held */
 	struct order_chunk *cur;	/* the chunk being filled */
 	struct order_chunk *spare;	/* an empty one kept for reuse */
 	size_t bytes;		/* record bytes held */
-	uint64_t seq;
 	uint64_t round_max;	/* latest time queued this round */
 	uint64_t flush_upto;	/* set by the previous round */
 	size_t max_bytes;	/* the bound on bytes held */
@@ -62,8 +72,8 @@ void order_release(struct order *q);
 int order_record_time(const struct perfdata *pd,
 		      const struct perf_record *rec, uint64_t *time);
 
-/* Queue REC (copied) at TIME.  Records flushed because of the bound go
- * to FN.  0, or -1 with ERR set. */
+/* Queue REC (copied unless lasting) at TIME.  Records flushed because of
+ * the bound go to FN.  0, or -1 with ERR set. */
 int order_push(struct order *q, struct perfdata *pd,
 	       const struct perf_record *rec, uint64_t time, order_fn fn,
 	       void *ctx, struct p2g_error *err);
@@ -75,5 +85,9 @@ int order_round(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
 /* The end of the data: give back everything. */
 int order_flush(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
 		struct p2g_error *err);
+
+/* The file offset of the earliest record (in file order) still held, or
+ * DFLT when none is. */
+uint64_t order_oldest(const struct order *q, uint64_t dflt);
 
 #endif

@@ -996,7 +996,10 @@ again:
 	left = pd->data_end == UINT64_MAX ? UINT64_MAX : pd->data_end - off;
 	if (left == 0)
 		goto end;
-	p = input_peek(pd->in, 8, &avail, err);
+	/* A mapped input has the whole record at hand without a read: ask
+	 * for the largest one at once, and peek only once. */
+	p = input_peek(pd->in, input_mapped(pd->in) ? UINT16_MAX : 8, &avail,
+		       err);
 	if (p == NULL)
 		return -1;
 	if (avail == 0 && pd->data_end == UINT64_MAX)
@@ -1013,11 +1016,13 @@ again:
 	}
 	if (size > left)
 		goto truncated;
-	p = input_peek(pd->in, size, &avail, err);
-	if (p == NULL)
-		return -1;
-	if (avail < size)
-		goto truncated;
+	if (avail < size) {
+		p = input_peek(pd->in, size, &avail, err);
+		if (p == NULL)
+			return -1;
+		if (avail < size)
+			goto truncated;
+	}
 	input_consume(pd->in, size);
 	*recp = p;
 	*sizep = size;
@@ -1112,6 +1117,10 @@ perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		rec->offset = off;
 		rec->data = p;
 		rec->attr = NULL;
+		/* The files of a directory are closed one after the other,
+		 * and decompressed bytes live in a buffer. */
+		rec->lasting = !inner && pd->dir == NULL &&
+			       input_mapped(pd->in);
 		pd->counts.records++;
 		pd->counts.by_type[rec->type < 128 ? rec->type : 0]++;
 

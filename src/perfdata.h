@@ -60,8 +60,10 @@ struct perf_record {
 	uint16_t size;		/* bytes, header included */
 	uint64_t offset;	/* file offset of the record */
 	const unsigned char *data;	/* the whole record; valid until the
-					   next perfdata_next() */
+					   next perfdata_next(), or until
+					   perfdata_close() if lasting */
 	struct perf_attr *attr;	/* the record's event, if known */
+	bool lasting;		/* data is in the mapped file itself */
 };
 
 /* Counts the reader keeps while streaming. */

@@ -64,6 +64,21 @@ new_record(struct profile *p)
 }
 
 int
+profile_add_at(struct profile *p, uint64_t count, uint64_t off, uint64_t n)
+{
+	struct profile_record *r = new_record(p);
+
+	if (r == NULL)
+		return -1;
+	r->count = count;
+	r->off = off;
+	r->n = n;
+	r->file_off = 0;
+	p->nrecs++;
+	return 0;
+}
+
+int
 profile_add_extra(struct profile *p, uint64_t count, const uint64_t *pcs,
 		  uint64_t n, unsigned extra)
 {

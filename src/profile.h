@@ -44,6 +44,11 @@ int profile_add(struct profile *p, uint64_t count, const uint64_t *pcs,
 int profile_add_extra(struct profile *p, uint64_t count, const uint64_t *pcs,
 		      uint64_t n, unsigned extra);
 
+/* Append a record whose N PCs are already in the pool at OFF (a pool
+ * the caller gave P: records may then share or skip PCs).  0 or -1. */
+int profile_add_at(struct profile *p, uint64_t count, uint64_t off,
+		   uint64_t n);
+
 /* Append a record of N PCs and return where to store them (NULL when out
  * of memory). */
 uint64_t *profile_new_record(struct profile *p, uint64_t count, uint64_t n);

@@ -62,6 +62,56 @@ decode_read(const struct perf_attr *a, struct cursor *c,
 	}
 }
 
+/* A u64 at word W of BODY, or 0 for a field that is absent (W < 0). */
+static inline uint64_t
+word(const unsigned char *body, int w, bool big)
+{
+	return w < 0 ? 0 : load64(body + (size_t)w * 8, big);
+}
+
+/*
+ * The usual frame-pointer sample (attr.h "simple"): every field at a
+ * place known from the attr, so one check of the length does for all.
+ * False when the fields overrun the body: the cursor then says where.
+ */
+static bool
+decode_simple(const struct perf_attr *a, const unsigned char *body,
+	      size_t len, bool big, struct perf_sample *s)
+{
+	size_t head = (size_t)a->w_chain * 8;
+	bool chain = (a->sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+	uint64_t nr = 0;
+
+	if (chain) {
+		if (len < head + 8)
+			return false;
+		nr = load64(body + head, big);
+		if (nr > (len - head - 8) / 8)
+			return false;
+	}
+	if (len < head)
+		return false;
+	memset(s, 0, sizeof(*s));
+	s->big_endian = big;
+	s->id = word(body, a->w_id, big);
+	s->ip = word(body, a->w_ip, big);
+	if (a->w_tid >= 0) {
+		s->pid = load32(body + (size_t)a->w_tid * 8, big);
+		s->tid = load32(body + (size_t)a->w_tid * 8 + 4, big);
+	}
+	s->time = word(body, a->w_time, big);
+	s->addr = word(body, a->w_addr, big);
+	s->stream_id = word(body, a->w_stream_id, big);
+	if (a->w_cpu >= 0)
+		s->cpu = load32(body + (size_t)a->w_cpu * 8, big);
+	s->period = word(body, a->w_period, big);
+	if (chain) {
+		s->callchain_nr = nr;
+		s->callchain = body + head + 8;
+	}
+	return true;
+}
+
 int
 sample_decode(const struct perf_attr *a, const unsigned char *body,
 	      size_t len, uint64_t off, bool big_endian,
@@ -76,6 +126,8 @@ sample_decode(const struct perf_attr *a, const unsigned char *body,
 				"this version cannot lay out", a->name,
 				(unsigned long long)(st &
 						     ~PERF_SAMPLE_KNOWN_MASK));
+	if (a->simple && decode_simple(a, body, len, big_endian, s))
+		return 0;
 	memset(s, 0, sizeof(*s));
 	s->big_endian = big_endian;
 	cursor_init(&c, body, len, off, big_endian);

@@ -2,8 +2,10 @@
 /*
  * The stack table (see stacktab.h): open addressing over entry indices,
  * with the PCs kept in one pool so that an entry costs 40 bytes plus
- * 8 per frame.  The hash mixes one 64-bit word per step; equality is
- * checked only when full hashes match.
+ * 8 per frame.  The hash mixes one 64-bit word per step.  Its upper 32
+ * bits choose the slot and sit in the slot next to the entry index, so
+ * that a probe reads an entry (a likely cache miss in a large table) only
+ * when they match, and the table can grow without the entries.
  */
 #include "config.h"
 
@@ -49,22 +51,26 @@ stacktab_release(struct stacktab *t)
 	memset(t, 0, sizeof(*t));
 }
 
+#define TAG(h) ((uint32_t)((h) >> 32))
+
 static int
 grow_slots(struct stacktab *t)
 {
 	size_t n = t->nslots ? t->nslots * 2 : 1024, i, j;
-	uint32_t *s;
+	uint64_t *s;
 
 	if (n > SIZE_MAX / sizeof(*s) || n > UINT32_MAX)
 		return -1;
 	s = calloc(n, sizeof(*s));
 	if (s == NULL)
 		return -1;
-	for (i = 0; i < t->nr; i++) {
-		j = (size_t)t->entries[i].hash & (n - 1);
+	for (i = 0; i < t->nslots; i++) {
+		if (t->slots[i] == 0)
+			continue;
+		j = (size_t)(t->slots[i] >> 32) & (n - 1);
 		while (s[j] != 0)
 			j = (j + 1) & (n - 1);
-		s[j] = (uint32_t)(i + 1);
+		s[j] = t->slots[i];
 	}
 	free(t->slots);
 	t->slots = s;
@@ -72,50 +78,79 @@ grow_slots(struct stacktab *t)
 	return 0;
 }
 
+/* The slot of the stack, or the free slot where it would go. */
+static size_t
+probe(const struct stacktab *t, uint64_t h, uint32_t ev, uint32_t space,
+      const uint64_t *pcs, uint32_t n)
+{
+	uint64_t tag = (uint64_t)TAG(h) << 32;
+	size_t j = (size_t)TAG(h) & (t->nslots - 1);
+
+	for (; t->slots[j] != 0; j = (j + 1) & (t->nslots - 1)) {
+		const struct stack_entry *e;
+
+		if ((t->slots[j] & 0xffffffff00000000ULL) != tag)
+			continue;
+		e = &t->entries[(uint32_t)t->slots[j] - 1];
+		if (e->n == n && e->space == space && e->ev == ev &&
+		    memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0)
+			break;
+	}
+	return j;
+}
+
 const struct stack_entry *
 stacktab_find(const struct stacktab *t, uint32_t ev, uint32_t space,
 	      const uint64_t *pcs, uint32_t n)
 {
-	uint64_t h;
 	size_t j;
 
 	if (t->nslots == 0)
 		return NULL;
-	h = stack_hash(ev, space, pcs, n);
-	j = (size_t)h & (t->nslots - 1);
-	while (t->slots[j] != 0) {
-		const struct stack_entry *e = &t->entries[t->slots[j] - 1];
-
-		if (e->hash == h && e->space == space && e->ev == ev &&
-		    e->n == n &&
-		    memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0)
-			return e;
-		j = (j + 1) & (t->nslots - 1);
-	}
-	return NULL;
+	j = probe(t, stack_hash(ev, space, pcs, n), ev, space, pcs, n);
+	return t->slots[j] ? &t->entries[(uint32_t)t->slots[j] - 1] : NULL;
 }
 
 int
 stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 	     const uint64_t *pcs, uint32_t n, uint64_t count, uint64_t period)
 {
-	uint64_t h = stack_hash(ev, space, pcs, n);
+	return stacktab_add_hint(t, UINT32_MAX, ev, space, pcs, n, count,
+				 period) < 0 ? -1 : 0;
+}
+
+int64_t
+stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
+		  uint32_t space, const uint64_t *pcs, uint32_t n,
+		  uint64_t count, uint64_t period)
+{
+	uint64_t h;
 	struct stack_entry *e;
 	size_t j;
 
-	if ((t->nr + 1) * 2 > t->nslots && grow_slots(t) < 0)
-		return -1;
-	j = (size_t)h & (t->nslots - 1);
-	while (t->slots[j] != 0) {
-		e = &t->entries[t->slots[j] - 1];
-		if (e->hash == h && e->space == space && e->ev == ev && e->n == n &&
+	if (hint < t->nr) {
+		e = &t->entries[hint];
+		if (e->n == n && e->space == space && e->ev == ev &&
 		    memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0) {
 			e->count += count;
 			e->period += period;
-			return 0;
+			return hint;
 		}
-		j = (j + 1) & (t->nslots - 1);
 	}
+	h = stack_hash(ev, space, pcs, n);
+	/* Up to 3/4 full: the tags make a long probe cheap, and the slots
+	 * are a fifth of the memory per stack. */
+	if ((t->nr + 1) * 4 > t->nslots * 3 && grow_slots(t) < 0)
+		return -1;
+	j = probe(t, h, ev, space, pcs, n);
+	if (t->slots[j] != 0) {
+		e = &t->entries[(uint32_t)t->slots[j] - 1];
+		e->count += count;
+		e->period += period;
+		return (uint32_t)t->slots[j] - 1;
+	}
+	if (t->nr >= UINT32_MAX - 1)
+		return -1;
 	if (t->nr == t->cap_entries) {
 		size_t nc = t->cap_entries ? t->cap_entries * 2 : 1024;
 		struct stack_entry *ne;
@@ -145,7 +180,6 @@ stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 	}
 	memcpy(t->pool + t->pool_len, pcs, (size_t)n * 8);
 	e = &t->entries[t->nr];
-	e->hash = h;
 	e->count = count;
 	e->period = period;
 	e->off = t->pool_len;
@@ -153,6 +187,6 @@ stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 	e->ev = ev;
 	e->n = n;
 	t->pool_len += n;
-	t->slots[j] = (uint32_t)(++t->nr);
-	return 0;
+	t->slots[j] = (uint64_t)TAG(h) << 32 | (uint32_t)++t->nr;
+	return (int64_t)t->nr - 1;
 }

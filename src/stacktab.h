@@ -11,7 +11,6 @@
 #include <stdint.h>
 
 struct stack_entry {
-	uint64_t hash;
 	uint64_t count;		/* samples */
 	uint64_t period;	/* sum of their periods */
 	size_t off;		/* index of the first PC in the pool */
@@ -25,7 +24,8 @@ struct stacktab {
 	size_t nr, cap_entries;
 	uint64_t *pool;		/* PCs of all entries, back to back */
 	size_t pool_len, pool_cap;
-	uint32_t *slots;	/* open addressing: entry index + 1 */
+	uint64_t *slots;	/* open addressing: the upper 32 bits of the
+				   hash, then entry index + 1 (0: free) */
 	size_t nslots;
 };
 
@@ -40,6 +40,14 @@ void stacktab_release(struct stacktab *t);
 int stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 		 const uint64_t *pcs, uint32_t n, uint64_t count,
 		 uint64_t period);
+
+/* As stacktab_add(), but trying entry HINT first (an index this function
+ * returned before, or any larger value for none): a thread's stack
+ * often repeats its previous one, and then neither hash nor probe is
+ * needed.  Returns the entry's index, or -1 when out of memory. */
+int64_t stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
+			  uint32_t space, const uint64_t *pcs, uint32_t n,
+			  uint64_t count, uint64_t period);
 
 /* The entry of stack PCS[0..N) of event EV in SPACE, or NULL. */
 const struct stack_entry *stacktab_find(const struct stacktab *t,

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of the time-order queue: records come back sorted by time,
+ * file order on a tie, at the moments perf gives them back (rounds, the
+ * bound, the end), including a record that arrives after the one queued
+ * before it was given back; copied and lasting records alike.  A random
+ * stream is checked against a plain model: pending records in an array,
+ * the earliest taken each time.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "order.h"
+#include "unit.h"
+
+#define NREC 6000
+#define RSIZE 16
+
+static unsigned char data[NREC][RSIZE];
+static uint64_t times[NREC];
+static size_t got[NREC], ngot;
+
+static int
+collect(void *ctx, const struct perf_record *rec, struct p2g_error *err)
+{
+	uint32_t i;
+
+	(void)ctx;
+	(void)err;
+	memcpy(&i, rec->data + 8, sizeof(i));
+	CHECK(rec->offset == (uint64_t)i * RSIZE);
+	CHECK(rec->size == RSIZE);
+	if (ngot < NREC)
+		got[ngot++] = i;
+	return 0;
+}
+
+static void
+push(struct order *q, struct perfdata *pd, uint32_t i, uint64_t t,
+     bool lasting)
+{
+	struct perf_record rec;
+	struct p2g_error err;
+
+	memset(&rec, 0, sizeof(rec));
+	memset(data[i], 0, RSIZE);
+	data[i][0] = 9;		/* a sample */
+	data[i][6] = RSIZE;
+	memcpy(data[i] + 8, &i, sizeof(i));
+	times[i] = t;
+	rec.type = 9;
+	rec.size = RSIZE;
+	rec.offset = (uint64_t)i * RSIZE;
+	rec.data = data[i];
+	rec.lasting = lasting;
+	CHECK(order_push(q, pd, &rec, t, collect, NULL, &err) == 0);
+}
+
+/* The model: pending records, the earliest (time, index) taken first. */
+static size_t model[NREC], nmodel, want[NREC], nwant;
+
+static void
+model_pop(void)
+{
+	size_t k, best = 0;
+
+	for (k = 1; k < nmodel; k++)
+		if (times[model[k]] < times[model[best]] ||
+		    (times[model[k]] == times[model[best]] &&
+		     model[k] < model[best]))
+			best = k;
+	want[nwant++] = model[best];
+	model[best] = model[--nmodel];
+}
+
+static void
+model_upto(uint64_t limit)
+{
+	size_t k, best;
+
+	while (nmodel > 0) {
+		for (best = 0, k = 1; k < nmodel; k++)
+			if (times[model[k]] < times[model[best]])
+				best = k;
+		if (times[model[best]] > limit)
+			break;
+		model_pop();
+	}
+}
+
+static void
+random_stream(bool lasting, size_t max_bytes, unsigned seed)
+{
+	struct perfdata pd;
+	struct order q;
+	struct p2g_error err;
+	uint64_t base = 1000, round_max = 0, flush_upto = 0;
+	uint32_t i;
+	unsigned x = seed;
+
+	memset(&pd, 0, sizeof(pd));
+	order_init(&q, max_bytes);
+	ngot = nmodel = nwant = 0;
+	for (i = 0; i < NREC; i++) {
+		uint64_t t;
+
+		x = x * 1103515245u + 12345u;
+		/* two CPUs' buffers in turn, with now and then a late one */
+		if ((x >> 16) % 97 == 0)
+			t = base / 2;
+		else
+			t = base + ((i / 50) % 2 ? 0 : 400) + (x >> 16) % 300;
+		base += 7;
+		if (q.bytes + RSIZE > max_bytes && nmodel > 0) {
+			size_t half = (nmodel + 1) / 2;
+
+			while (half-- > 0)
+				model_pop();
+		}
+		push(&q, &pd, i, t, lasting);
+		model[nmodel++] = i;
+		if (t > round_max)
+			round_max = t;
+		if (i % 200 == 199) {
+			uint64_t limit = flush_upto;
+
+			flush_upto = round_max;
+			if (limit != 0)
+				model_upto(limit);
+			CHECK(order_round(&q, &pd, collect, NULL, &err) == 0);
+		}
+		CHECK_EQ_U64(ngot, nwant);
+	}
+	CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
+	while (nmodel > 0)
+		model_pop();
+	CHECK_EQ_U64(ngot, NREC);
+	CHECK_EQ_U64(nwant, NREC);
+	for (i = 0; i < NREC; i++)
+		if (got[i] != want[i]) {
+			CHECK_EQ_U64(got[i], want[i]);
+			break;
+		}
+	order_release(&q);
+}
+
+int
+main(void)
+{
+	struct perfdata pd;
+	struct order q;
+	struct p2g_error err;
+	int lasting;
+
+	memset(&pd, 0, sizeof(pd));
+	for (lasting = 0; lasting < 2; lasting++) {
+		/* W(20); round; X(50) Y(15); round gives Y W and leaves X;
+		 * then Z(12), queued after Y was given back, still goes
+		 * before X, as perf's queue puts it. */
+		order_init(&q, 1 << 20);
+		ngot = 0;
+		push(&q, &pd, 0, 20, lasting);
+		CHECK(order_round(&q, &pd, collect, NULL, &err) == 0);
+		CHECK_EQ_U64(ngot, 0);
+		push(&q, &pd, 1, 50, lasting);
+		push(&q, &pd, 2, 15, lasting);
+		CHECK(order_round(&q, &pd, collect, NULL, &err) == 0);
+		CHECK_EQ_U64(ngot, 2);
+		CHECK_EQ_U64(got[0], 2);
+		CHECK_EQ_U64(got[1], 0);
+		push(&q, &pd, 3, 12, lasting);
+		CHECK_EQ_U64(order_oldest(&q, 99), 1 * RSIZE);
+		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
+		CHECK_EQ_U64(ngot, 4);
+		CHECK_EQ_U64(got[2], 3);
+		CHECK_EQ_U64(got[3], 1);
+		CHECK_EQ_U64(order_oldest(&q, 99), 99);
+		order_release(&q);
+
+		random_stream(lasting, 1 << 20, 1);
+		random_stream(lasting, 40 * RSIZE, 2);	/* the bound */
+		random_stream(lasting, 1 << 20, 3);
+	}
+	return unit_exit();
+}
