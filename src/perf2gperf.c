@@ -30,6 +30,9 @@
 static const char *input_name;
 static char *const *input_names;	/* all of them, as given */
 
+/* What on_sigbus() says, made by set_input(). */
+static char bus_msg[PATH_MAX + 100];
+
 /* Messages name input N from now on. */
 static void
 set_input(size_t n)
@@ -37,6 +40,9 @@ set_input(size_t n)
 	input_name = input_names[n];
 	if (strcmp(input_name, "-") == 0)
 		input_name = "(standard input)";
+	snprintf(bus_msg, sizeof(bus_msg),
+		 "%s: %s: the file shrank while it was read\n", progname,
+		 input_name);
 }
 
 /* The temporary output file, removed on failure and on SIGINT/SIGTERM. */
@@ -59,6 +65,23 @@ on_signal(int sig)
 		unlink(tmp_path);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* A regular input is mapped (input.c): if another process truncates it
+ * while it is read, the next access to a page past its new end raises
+ * SIGBUS.  Say so, in words made beforehand (only async-signal-safe calls
+ * here), leave no output behind, and exit as for any I/O trouble. */
+static void
+on_sigbus(int sig)
+{
+	ssize_t r;
+
+	(void)sig;
+	if (tmp_live)
+		unlink(tmp_path);
+	r = write(STDERR_FILENO, bus_msg, strlen(bus_msg));
+	(void)r;
+	_exit(2);
 }
 
 static void
@@ -888,6 +911,7 @@ main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
+	signal(SIGBUS, on_sigbus);
 	if (convert_run(pds, ninputs, &o, write_result, &sink, &st, &err) < 0) {
 		if (isatty(STDERR_FILENO) && !message_quiet)
 			fputc('\n', stderr);
