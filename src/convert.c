@@ -833,6 +833,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 			uo.symfs = o->symfs;
 			uo.home = o->home;
 			uo.debuginfo = o->debuginfo;
+			uo.libdw_only = o->unwind_libdw_only;
 			cv.uw = unwind_open(&uo, &pds[k]->info,
 					    pds[k]->big_endian);
 			if (cv.uw == NULL)

@@ -839,6 +839,9 @@ main(int argc, char **argv)
 	if (!debuginfod)
 		unsetenv("DEBUGINFOD_URLS");
 	o.debuginfo = debuginfod;
+	/* For the tests: the rule cache must unwind as libdw does. */
+	o.unwind_libdw_only = getenv("P2G_UNWIND_LIBDW_ONLY") != NULL &&
+			      *getenv("P2G_UNWIND_LIBDW_ONLY") != '\0';
 	if (o.symfs != NULL) {
 		struct stat sb;
 

@@ -6,7 +6,10 @@
  * ELF files and their CFI are read once per process rather than once per
  * sample; modules are reported lazily, as frames reach them, from the
  * space's mappings; memory is read from the stack copy and, beyond it,
- * from the mapped files.  The binaries are found by path, under a
+ * from the mapped files.  On x86_64 the CFI rules libdw finds are kept
+ * per binary and address, and frames whose rules are of the usual
+ * simple kinds are stepped with them, as libdw would step them, without
+ * libdw's per-frame work; everything else goes to libdw's unwinder.  The binaries are found by path, under a
  * --symfs directory, and by build id in perf's cache (~/.debug) and in
  * /usr/lib/debug; a file whose build id differs from the recording's is
  * never used.
@@ -31,6 +34,8 @@ struct unwind_opts {
 	bool debuginfo;		/* let libdw look for separate debug files
 				   (and ask debuginfod) when a binary's
 				   own CFI does not cover an address */
+	bool libdw_only;	/* no rule cache: every frame by libdw's
+				   own unwinder (to check the cache) */
 };
 
 /* How the unwinding of one sample went. */
