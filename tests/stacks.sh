@@ -406,18 +406,8 @@ stacks_truncate() {
 }
 
 stacks_agree() {
-	awk '
-		FNR == 1 { f++ }
-		{
-			c = $1
-			$1 = ""
-			if (f == 1) { e[$0] += c; tot += c } else a[$0] += c
-		}
-		END {
-			for (k in e)
-				m += (k in a && a[k] < e[k]) ? a[k] : (k in a ? e[k] : 0)
-			printf "%d %d %.2f\n", m, tot, tot ? 100 * m / tot : 0
-		}' "$1" "$2"
+	stacks_agree_prefix "$1" "$2" |
+		awk '{ printf "%d %d %.2f\n", $1, $3, $3 ? 100 * $1 / $3 : 0 }'
 }
 
 stacks_agree_prefix() {
