@@ -692,13 +692,13 @@ cmp_proc_samples(const void *a, const void *b)
  * each copy of the stacks once the next is made, to keep the peak low.
  */
 static int
-emit(struct conv *cv, const struct stack_entry *const *e, size_t n,
+emit(struct conv *cv, struct stack_entry **e, size_t n,
      bool last, struct convert_result *r, convert_sink sink, void *ctx,
      struct p2g_error *err)
 {
 	const struct convert_opts *o = cv->o;
 	struct convert_stats *st = cv->st;
-	struct profile truth, out;
+	struct profile out;
 	struct layout_opts lo;
 	struct layout_stats ls;
 	struct fixup_result fr;
@@ -707,7 +707,6 @@ emit(struct conv *cv, const struct stack_entry *const *e, size_t n,
 	size_t i;
 	int ret = -1;
 
-	profile_init(&truth);
 	profile_init(&out);
 	memset(&lo, 0, sizeof(lo));
 	lo.slot_bytes = st->slot_bits / 8;
@@ -727,29 +726,34 @@ emit(struct conv *cv, const struct stack_entry *const *e, size_t n,
 	/* One process keeps its own addresses, each of its address spaces
 	 * (before and after exec) apart; several share their files. */
 	lo.per_space = r->processes == 1;
-	if (layout_build(&cv->as, &cv->tab, e, n, &lo, &truth, &ls, err) < 0)
+	r->samples = 0;
+	for (i = 0; i < n; i++)
+		r->samples += e[i]->count;
+	/* The last profile takes the table's PCs as they are, translated in
+	 * place: the stacks are never held twice. */
+	lo.take_pool = last;
+	if (last)
+		stacktab_drop_index(&cv->tab);
+	if (layout_build(&cv->as, &cv->tab, e, n, &lo, &out, &ls, err) < 0)
 		goto out;
 	r->places = ls.places;
 	r->relocated = ls.relocated;
 	r->collisions = ls.collisions;
 	r->unmapped = ls.unmapped;
 	r->with_kernel = ls.with_kernel;
-	r->stacks = truth.nrecs;
-	r->samples = 0;
+	r->stacks = out.nrecs;
 	r->max_depth = 0;
-	for (i = 0; i < n; i++)
-		r->samples += e[i]->count;
 	if (last)
 		stacktab_release(&cv->tab);	/* E points there */
-	for (i = 0; i < truth.nrecs; i++)
-		if (truth.recs[i].n > r->max_depth)
-			r->max_depth = truth.recs[i].n;
-	extra = calloc(truth.nrecs ? truth.nrecs : 1, 1);
+	for (i = 0; i < out.nrecs; i++)
+		if (out.recs[i].n > r->max_depth)
+			r->max_depth = out.recs[i].n;
+	extra = calloc(out.nrecs ? out.nrecs : 1, 1);
 	if (extra == NULL)
 		goto nomem;
 	r->fixup_converged = true;
 	if (!o->no_fixup) {
-		if (fixup_plan(&truth, extra, &fr) < 0)
+		if (fixup_plan(&out, extra, &fr) < 0)
 			goto nomem;
 		r->fixup_records = fr.records_changed;
 		r->fixup_copies = fr.copies;
@@ -763,19 +767,10 @@ emit(struct conv *cv, const struct stack_entry *const *e, size_t n,
 	default: out.big_endian = cv->pd->big_endian; break;
 	}
 	out.period_us = st->period_us;
-	for (i = 0; i < truth.nrecs; i++) {
-		const struct profile_record *pr = &truth.recs[i];
-
-		if (profile_add_extra(&out, pr->count, truth.pcs + pr->off,
-				      pr->n, extra[i]) < 0)
+	for (i = 0; i < out.nrecs; i++)
+		if (extra[i] > 0 && profile_repeat_leaf(&out, i, extra[i]) < 0)
 			goto nomem;
-	}
 	r->perl_strips = fixup_perl_strips(&out);
-	out.maps = truth.maps;
-	out.maps_len = truth.maps_len;
-	truth.maps = NULL;
-	truth.maps_len = 0;
-	profile_release(&truth);
 	r->profile = &out;
 	ret = sink(ctx, r, err);
 	goto out;
@@ -783,7 +778,6 @@ nomem:
 	p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 out:
 	free(extra);
-	profile_release(&truth);
 	profile_release(&out);
 	return ret;
 }
@@ -795,7 +789,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 {
 	struct perfdata *pd = pds[0];
 	struct conv cv;
-	const struct stack_entry **sel = NULL;
+	struct stack_entry **sel = NULL;
 	struct process **procs = NULL;
 	const struct perf_attr *event;
 	struct convert_result r;
@@ -811,6 +805,8 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	cv.st = st;
 	addrspace_init(&cv.as);
 	stacktab_init(&cv.tab);
+	if (o->weight == CONVERT_WEIGHT_PERIOD)
+		stacktab_keep_periods(&cv.tab);
 
 	/* The kernel caps the callchains it records (at 127 frames by
 	 * default, as perf's own reading does): they are written whole
@@ -840,6 +836,10 @@ convert_run(struct perfdata *const *pds, size_t npds,
 				goto nomem;
 		}
 		r_input = read_all(&cv, err);
+		/* Every record is used: the pages of the file stay out of
+		 * the resident set while the profile is made (they come
+		 * back from the page cache if read again). */
+		input_release(pds[k]->in, UINT64_MAX);
 		unwind_close(cv.uw);
 		cv.uw = NULL;
 		if (r_input < 0) {
@@ -869,13 +869,13 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	for (i = 0; i < cv.as.nprocs; i++)
 		cv.as.procs[i].samples = 0;
 	for (i = 0; i < cv.tab.nr; i++) {
-		const struct stack_entry *e = &cv.tab.entries[i];
+		struct stack_entry *e = &cv.tab.entries[i];
 		struct process *p;
 
 		if (e->ev != ev)
 			continue;
 		sel[n++] = e;
-		psum += e->period;
+		psum += stacktab_period(&cv.tab, e);
 		pn += e->count;
 		p = addrspace_find(&cv.as, cv.as.spaces[e->space].pid);
 		if (p != NULL)

@@ -483,7 +483,6 @@ cpuprof_read_mode(const unsigned char *buf, size_t len, struct profile *p,
 						"%llu", p->nrecs - 1,
 						(unsigned long long)j);
 		}
-		p->recs[p->nrecs - 1].file_off = rec_off;
 		pos += (size_t)n * width;
 	}
 

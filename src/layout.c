@@ -607,16 +607,13 @@ cmp_entry_order(const void *a, const void *b)
 }
 
 int
-layout_build(struct addrspace *as, const struct stacktab *tab,
-	     const struct stack_entry *const *e, size_t n,
+layout_build(struct addrspace *as, struct stacktab *tab,
+	     struct stack_entry **e, size_t n,
 	     const struct layout_opts *o, struct profile *out,
 	     struct layout_stats *st, struct p2g_error *err)
 {
 	struct lay l;
-	struct stacktab merged;
-	const struct stack_entry **order = NULL;
-	uint64_t *pcs = NULL;
-	size_t cap = 0, i, k;
+	size_t i, k;
 	bool *seen = NULL;
 	const struct mapping *last_m = NULL;	/* a frame's mapping, */
 	uint32_t last_sid = 0;			/* its space */
@@ -625,7 +622,6 @@ layout_build(struct addrspace *as, const struct stacktab *tab,
 
 	memset(&l, 0, sizeof(l));
 	memset(st, 0, sizeof(*st));
-	stacktab_init(&merged);
 	l.as = as;
 	l.o = o;
 	l.map_place = calloc(as->nmaps + 1, sizeof(*l.map_place));
@@ -686,23 +682,15 @@ layout_build(struct addrspace *as, const struct stacktab *tab,
 		goto out;
 	last_m = NULL;
 
-	/* The stacks at their new addresses, identical ones summed. */
+	/* The stacks at their new addresses, in place; then identical ones
+	 * summed, most samples first. */
 	for (i = 0; i < n; i++) {
 		uint32_t sid = e[i]->space;
-		const uint64_t *v = stacktab_pcs(tab, e[i]);
+		uint64_t *v = tab->pool + e[i]->off;
 
-		if (e[i]->n > cap) {
-			uint64_t *np = realloc(pcs, e[i]->n * sizeof(*np));
-
-			if (np == NULL)
-				goto nomem;
-			pcs = np;
-			cap = e[i]->n;
-		}
 		for (k = 0; k < e[i]->n; k++) {
 			const struct mapping *m = NULL;
 
-			pcs[k] = v[k];
 			if (!addrspace_is_kernel(as, v[k]))
 				m = resolve(&l, sid, v[k]);
 			if (m != NULL) {
@@ -713,41 +701,39 @@ layout_build(struct addrspace *as, const struct stacktab *tab,
 					last_m = m;
 					last_sid = sid;
 				}
-				pcs[k] = last_p->base +
-					 (v[k] - m->start + m->pgoff);
+				v[k] = last_p->base + (v[k] - m->start + m->pgoff);
 			}
 		}
-		if (stacktab_add(&merged, 0, 0, pcs, e[i]->n, e[i]->count,
-				 e[i]->period) < 0)
-			goto nomem;
 	}
+	n = stacktab_merge(tab, e, n);
+	if (n == SIZE_MAX)
+		goto nomem;
 	if (o->period_unit != 0) {
 		/* Each stack counts its periods in whole units, rounded to
 		 * the nearest, and at least 1. */
-		for (i = 0; i < merged.nr; i++) {
-			uint64_t p = merged.entries[i].period, u = o->period_unit;
+		for (i = 0; i < n; i++) {
+			uint64_t p = stacktab_period(tab, e[i]);
+			uint64_t u = o->period_unit;
 			uint64_t c = p / u + (p % u >= u - p % u ? 1 : 0);
 
-			merged.entries[i].count = c ? c : 1;
+			e[i]->count = c ? c : 1;
 		}
 	}
-	order = malloc((merged.nr + 1) * sizeof(*order));
-	if (order == NULL)
-		goto nomem;
-	for (i = 0; i < merged.nr; i++)
-		order[i] = &merged.entries[i];
-	qsort(order, merged.nr, sizeof(*order), cmp_entry_order);
-	/* The profile takes the table's pool as it is, without a copy of
-	 * the stacks: its records point into it, in their order. */
-	out->pcs = merged.pool;
-	out->npcs = merged.pool_len;
-	out->cap_pcs = merged.pool_cap;
-	merged.pool = NULL;
-	merged.pool_len = merged.pool_cap = 0;
-	for (i = 0; i < merged.nr; i++)
-		if (profile_add_at(out, order[i]->count, order[i]->off,
-				   order[i]->n) < 0)
-			goto nomem;
+	qsort(e, n, sizeof(*e), cmp_entry_order);
+	if (o->take_pool) {
+		/* The profile's records point into the table's pool, in
+		 * their order: no copy of the stacks. */
+		out->pcs = stacktab_take_pool(tab, &out->npcs, &out->cap_pcs);
+		for (i = 0; i < n; i++)
+			if (profile_add_at(out, e[i]->count, e[i]->off,
+					   e[i]->n) < 0)
+				goto nomem;
+	} else {
+		for (i = 0; i < n; i++)
+			if (profile_add(out, e[i]->count, stacktab_pcs(tab, e[i]),
+					e[i]->n) < 0)
+				goto nomem;
+	}
 	if (maps_text(&l, st->with_kernel, out) < 0)
 		goto nomem;
 	ret = 0;
@@ -763,8 +749,5 @@ out:
 	free(l.slots);
 	free(l.map_place);
 	free(seen);
-	free(order);
-	free(pcs);
-	stacktab_release(&merged);
 	return ret;
 }

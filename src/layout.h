@@ -31,6 +31,8 @@ struct layout_opts {
 				   per file: one process's own addresses */
 	uint64_t period_unit;	/* 0: count samples; else each stack
 				   counts its periods in these units */
+	bool take_pool;		/* OUT takes TAB's pool of PCs rather
+				   than a copy of the stacks */
 };
 
 struct layout_stats {
@@ -45,10 +47,13 @@ struct layout_stats {
  * Translate the stacks of the N entries E (of TAB; their "space" field is
  * a space of AS) into OUT (initialised, empty): identical translated
  * stacks summed, most samples (or periods) first, and the maps text
- * describing the places.  Returns 0, or -1 with ERR set (memory).
+ * describing the places.  The entries are used up: their PCs are
+ * translated in place, identical ones summed into one entry, and E is
+ * reordered; with O->take_pool, TAB must then only be released.
+ * Returns 0, or -1 with ERR set (memory).
  */
-int layout_build(struct addrspace *as, const struct stacktab *tab,
-		 const struct stack_entry *const *e, size_t n,
+int layout_build(struct addrspace *as, struct stacktab *tab,
+		 struct stack_entry **e, size_t n,
 		 const struct layout_opts *o, struct profile *out,
 		 struct layout_stats *st, struct p2g_error *err);
 

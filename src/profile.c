@@ -73,7 +73,6 @@ profile_add_at(struct profile *p, uint64_t count, uint64_t off, uint64_t n)
 	r->count = count;
 	r->off = off;
 	r->n = n;
-	r->file_off = 0;
 	p->nrecs++;
 	return 0;
 }
@@ -95,7 +94,6 @@ profile_add_extra(struct profile *p, uint64_t count, const uint64_t *pcs,
 	r->count = count;
 	r->off = p->npcs;
 	r->n = n + extra;
-	r->file_off = 0;
 	if (n > 0) {
 		p->pcs[p->npcs++] = pcs[0];
 		for (i = 0; i < extra; i++)
@@ -114,6 +112,28 @@ profile_add(struct profile *p, uint64_t count, const uint64_t *pcs,
 	return profile_add_extra(p, count, pcs, n, 0);
 }
 
+int
+profile_repeat_leaf(struct profile *p, size_t i, unsigned extra)
+{
+	uint64_t n = p->recs[i].n, *src, *dst;
+	unsigned k;
+
+	if (n == 0 || extra == 0)
+		return 0;
+	if (n > SIZE_MAX / 8 - extra || reserve_pcs(p, n + extra) < 0)
+		return -1;
+	src = p->pcs + p->recs[i].off;	/* after a move of the pool */
+	dst = p->pcs + p->npcs;
+	dst[0] = src[0];
+	for (k = 1; k <= extra; k++)
+		dst[k] = src[0];
+	memcpy(dst + 1 + extra, src + 1, (size_t)(n - 1) * 8);
+	p->recs[i].off = p->npcs;
+	p->recs[i].n = n + extra;
+	p->npcs += (size_t)(n + extra);
+	return 0;
+}
+
 uint64_t *
 profile_new_record(struct profile *p, uint64_t count, uint64_t n)
 {
@@ -128,7 +148,6 @@ profile_new_record(struct profile *p, uint64_t count, uint64_t n)
 	r->count = count;
 	r->off = p->npcs;
 	r->n = n;
-	r->file_off = 0;
 	pcs = p->pcs + p->npcs;
 	p->npcs += (size_t)n;
 	p->nrecs++;

@@ -15,7 +15,6 @@ struct profile_record {
 	uint64_t count;
 	uint64_t off;		/* first PC in the pool */
 	uint64_t n;		/* number of PCs */
-	uint64_t file_off;	/* where the record starts (reader only) */
 };
 
 struct profile {
@@ -48,6 +47,10 @@ int profile_add_extra(struct profile *p, uint64_t count, const uint64_t *pcs,
  * the caller gave P: records may then share or skip PCs).  0 or -1. */
 int profile_add_at(struct profile *p, uint64_t count, uint64_t off,
 		   uint64_t n);
+
+/* Give record I EXTRA more copies of its leaf, after the leaf (its PCs
+ * are copied to the end of the pool).  0, or -1 when out of memory. */
+int profile_repeat_leaf(struct profile *p, size_t i, unsigned extra);
 
 /* Append a record of N PCs and return where to store them (NULL when out
  * of memory). */

@@ -24,16 +24,21 @@ mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 32);
 }
 
-static uint64_t
-stack_hash(uint32_t ev, uint32_t space, const uint64_t *pcs, uint32_t n)
+static inline uint64_t
+pcs_hash(uint64_t h, const uint64_t *pcs, uint32_t n)
 {
-	uint64_t h = mix((uint64_t)space << 32 | n,
-			 0x2545f4914f6cdd1dULL + ev);
 	uint32_t i;
 
 	for (i = 0; i < n; i++)
 		h = mix(h, pcs[i]);
 	return h;
+}
+
+static uint64_t
+stack_hash(uint32_t ev, uint32_t space, const uint64_t *pcs, uint32_t n)
+{
+	return pcs_hash(mix((uint64_t)space << 32 | n,
+			    0x2545f4914f6cdd1dULL + ev), pcs, n);
 }
 
 void
@@ -43,8 +48,15 @@ stacktab_init(struct stacktab *t)
 }
 
 void
+stacktab_keep_periods(struct stacktab *t)
+{
+	t->with_periods = true;
+}
+
+void
 stacktab_release(struct stacktab *t)
 {
+	free(t->periods);
 	free(t->entries);
 	free(t->pool);
 	free(t->slots);
@@ -128,12 +140,15 @@ stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
 	struct stack_entry *e;
 	size_t j;
 
+	if (t->nslots == 0 && t->nr > 0)
+		return -1;	/* stacktab_drop_index() */
 	if (hint < t->nr) {
 		e = &t->entries[hint];
 		if (e->n == n && e->space == space && e->ev == ev &&
 		    memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0) {
 			e->count += count;
-			e->period += period;
+			if (t->with_periods)
+				t->periods[hint] += period;
 			return hint;
 		}
 	}
@@ -146,7 +161,8 @@ stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
 	if (t->slots[j] != 0) {
 		e = &t->entries[(uint32_t)t->slots[j] - 1];
 		e->count += count;
-		e->period += period;
+		if (t->with_periods)
+			t->periods[e - t->entries] += period;
 		return (uint32_t)t->slots[j] - 1;
 	}
 	if (t->nr >= UINT32_MAX - 1)
@@ -157,6 +173,13 @@ stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
 
 		if (nc > SIZE_MAX / sizeof(*ne))
 			return -1;
+		if (t->with_periods) {
+			uint64_t *np = realloc(t->periods, nc * sizeof(*np));
+
+			if (np == NULL)
+				return -1;
+			t->periods = np;
+		}
 		ne = realloc(t->entries, nc * sizeof(*ne));
 		if (ne == NULL)
 			return -1;
@@ -181,7 +204,8 @@ stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
 	memcpy(t->pool + t->pool_len, pcs, (size_t)n * 8);
 	e = &t->entries[t->nr];
 	e->count = count;
-	e->period = period;
+	if (t->with_periods)
+		t->periods[t->nr] = period;
 	e->off = t->pool_len;
 	e->space = space;
 	e->ev = ev;
@@ -189,4 +213,66 @@ stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
 	t->pool_len += n;
 	t->slots[j] = (uint64_t)TAG(h) << 32 | (uint32_t)++t->nr;
 	return (int64_t)t->nr - 1;
+}
+
+void
+stacktab_drop_index(struct stacktab *t)
+{
+	free(t->slots);
+	t->slots = NULL;
+	t->nslots = 0;
+}
+
+size_t
+stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t n)
+{
+	uint32_t *s;
+	size_t ns = 16, i, j, m = 0;
+
+	while (ns - ns / 4 <= n) {
+		if (ns > SIZE_MAX / 2 / sizeof(*s))
+			return SIZE_MAX;
+		ns *= 2;
+	}
+	if (n >= UINT32_MAX)
+		return SIZE_MAX;
+	s = calloc(ns, sizeof(*s));
+	if (s == NULL)
+		return SIZE_MAX;
+	for (i = 0; i < n; i++) {
+		const uint64_t *v = t->pool + e[i]->off;
+
+		j = (size_t)(pcs_hash(e[i]->n, v, e[i]->n) >> 32) & (ns - 1);
+		for (; s[j] != 0; j = (j + 1) & (ns - 1)) {
+			struct stack_entry *x = e[s[j] - 1];
+
+			if (x->n == e[i]->n &&
+			    memcmp(t->pool + x->off, v,
+				   (size_t)x->n * 8) == 0)
+				break;
+		}
+		if (s[j] != 0) {
+			e[s[j] - 1]->count += e[i]->count;
+			if (t->with_periods)
+				t->periods[e[s[j] - 1] - t->entries] +=
+					t->periods[e[i] - t->entries];
+			continue;
+		}
+		e[m] = e[i];
+		s[j] = (uint32_t)++m;
+	}
+	free(s);
+	return m;
+}
+
+uint64_t *
+stacktab_take_pool(struct stacktab *t, size_t *len, size_t *cap)
+{
+	uint64_t *p = t->pool;
+
+	*len = t->pool_len;
+	*cap = t->pool_cap;
+	t->pool = NULL;
+	t->pool_len = t->pool_cap = 0;
+	return p;
 }

@@ -7,12 +7,12 @@
 #ifndef P2G_STACKTAB_H
 #define P2G_STACKTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct stack_entry {
 	uint64_t count;		/* samples */
-	uint64_t period;	/* sum of their periods */
 	size_t off;		/* index of the first PC in the pool */
 	uint32_t space;		/* the address space (addrspace.h) */
 	uint32_t ev;		/* index of the event */
@@ -27,10 +27,17 @@ struct stacktab {
 	uint64_t *slots;	/* open addressing: the upper 32 bits of the
 				   hash, then entry index + 1 (0: free) */
 	size_t nslots;
+	uint64_t *periods;	/* sum of each entry's sample periods, */
+	bool with_periods;	/* kept only when asked for */
 };
 
 /* Initialise an empty table. */
 void stacktab_init(struct stacktab *t);
+
+/* Keep the sum of the periods of each entry's samples (8 bytes more per
+ * entry); call before the first add.  Without it the periods given are
+ * dropped and stacktab_period() is 0. */
+void stacktab_keep_periods(struct stacktab *t);
 
 /* Free what T owns; T itself may then be reused after stacktab_init(). */
 void stacktab_release(struct stacktab *t);
@@ -53,6 +60,31 @@ int64_t stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
 const struct stack_entry *stacktab_find(const struct stacktab *t,
 					uint32_t ev, uint32_t space,
 					const uint64_t *pcs, uint32_t n);
+
+/* Free the hash index, to save its memory once every stack is in: T can
+ * no longer be added to or searched, only its entries read (and merged,
+ * below).  */
+void stacktab_drop_index(struct stacktab *t);
+
+/*
+ * The caller has rewritten the PCs of the N entries E (of T) in place,
+ * and some may now be identical: sum the counts and periods of each set
+ * of identical stacks (event and space are not compared) into the first
+ * of them in E, and drop the others from E, keeping E's order.  Returns
+ * the number of entries left in E, or SIZE_MAX when out of memory.
+ */
+size_t stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t n);
+
+/* Hand T's pool of PCs to the caller, who must free() it; its length
+ * and room go to *LEN and *CAP.  T must then only be released. */
+uint64_t *stacktab_take_pool(struct stacktab *t, size_t *len, size_t *cap);
+
+/* The sum of the periods of entry E's samples (stacktab_keep_periods()). */
+static inline uint64_t
+stacktab_period(const struct stacktab *t, const struct stack_entry *e)
+{
+	return t->with_periods ? t->periods[e - t->entries] : 0;
+}
 
 /* The PCs of entry E. */
 static inline const uint64_t *

@@ -2,7 +2,8 @@
 /*
  * Unit tests of the stack table: identical (space, stack) pairs are summed,
  * anything that differs in space, depth or one frame is kept apart, and the
- * table survives many rehashes with every count intact.
+ * table survives many rehashes with every count intact; periods are
+ * summed when kept; stacks rewritten in place are merged.
  */
 #include "config.h"
 
@@ -16,10 +17,12 @@ main(void)
 	uint64_t a[3] = { 0x401136, 0x40117a, 0x7f0000001000 };
 	uint64_t b[3] = { 0x401136, 0x40117a, 0x7f0000001001 };
 	uint64_t s[4];
+	struct stack_entry *ep[5];
 	size_t i;
 	uint64_t total = 0;
 
 	stacktab_init(&t);
+	stacktab_keep_periods(&t);
 	CHECK(stacktab_add(&t, 0, 1, a, 3, 1, 10) == 0);
 	CHECK(stacktab_add(&t, 0, 1, a, 3, 2, 20) == 0);
 	CHECK(stacktab_add(&t, 0, 2, a, 3, 1, 10) == 0);	/* other space */
@@ -28,9 +31,28 @@ main(void)
 	CHECK(stacktab_add(&t, 0, 1, b, 3, 1, 10) == 0);	/* one frame */
 	CHECK_EQ_U64(t.nr, 5);
 	CHECK_EQ_U64(t.entries[0].count, 3);
-	CHECK_EQ_U64(t.entries[0].period, 30);
+	CHECK_EQ_U64(stacktab_period(&t, &t.entries[0]), 30);
 	CHECK_EQ_U64(t.entries[0].n, 3);
 	CHECK_EQ_U64(stacktab_pcs(&t, &t.entries[4])[2], 0x7f0000001001);
+
+	/* Rewritten so that the last entry (b) equals entries 0, 1 and 2 (a in
+	 * spaces 1 and 2, a of event 1): merged into entry 0, in order. */
+	stacktab_drop_index(&t);
+	CHECK(stacktab_add(&t, 0, 1, a, 3, 1, 10) < 0);
+	for (i = 0; i < t.nr; i++)
+		ep[i] = &t.entries[i];
+	t.pool[t.entries[4].off + 2] = a[2];
+	CHECK_EQ_U64(stacktab_merge(&t, ep, t.nr), 2);
+	CHECK(ep[0] == &t.entries[0] && ep[1] == &t.entries[3]);
+	CHECK_EQ_U64(t.entries[0].count, 6);
+	CHECK_EQ_U64(stacktab_period(&t, &t.entries[0]), 60);
+	CHECK_EQ_U64(t.entries[3].count, 1);
+	stacktab_release(&t);
+
+	/* Periods not kept: 0. */
+	stacktab_init(&t);
+	CHECK(stacktab_add(&t, 0, 1, a, 3, 1, 10) == 0);
+	CHECK_EQ_U64(stacktab_period(&t, &t.entries[0]), 0);
 	stacktab_release(&t);
 
 	/* 100000 distinct stacks, each added i % 3 + 1 times. */
