@@ -24,14 +24,23 @@ mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 32);
 }
 
+/* Four lanes mixed apart, so that the multiplications of a deep stack
+ * overlap instead of waiting for each other. */
 static inline uint64_t
 pcs_hash(uint64_t h, const uint64_t *pcs, uint32_t n)
 {
-	uint32_t i;
+	uint64_t a = h, b = h + 1, c = h + 2, d = h + 3;
+	uint32_t i = 0;
 
-	for (i = 0; i < n; i++)
-		h = mix(h, pcs[i]);
-	return h;
+	for (; i + 4 <= n; i += 4) {
+		a = mix(a, pcs[i]);
+		b = mix(b, pcs[i + 1]);
+		c = mix(c, pcs[i + 2]);
+		d = mix(d, pcs[i + 3]);
+	}
+	for (; i < n; i++)
+		a = mix(a, pcs[i]);
+	return mix(mix(mix(a, b), c), d);
 }
 
 static uint64_t
