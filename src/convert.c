@@ -313,27 +313,59 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 
 	if (grow_frames(cv, s.callchain_nr + cv->max_unwind + 1) < 0)
 		goto nomem;
-	for (i = 0; i < s.callchain_nr; i++) {
-		v = sample_callchain(&s, i);
-		if (v >= PERF_CONTEXT_MAX) {
-			st->markers++;
-			/* A deferred user callchain marker is followed by
-			 * a cookie, not an address. */
-			if (v == PERF_CONTEXT_USER_DEFERRED)
-				i++;
-			continue;
+	if (!o->user_only && !o->kernel_only) {
+		/* Every frame kept: the loop of nearly every sample, with
+		 * its counts in registers. */
+		uint64_t markers = 0, zeros = 0, kframes = 0, max = cv->max_stack;
+		uint64_t *f = cv->frames;
+
+		for (i = 0; i < s.callchain_nr; i++) {
+			v = sample_callchain(&s, i);
+			if (v >= PERF_CONTEXT_MAX) {
+				markers++;
+				if (v == PERF_CONTEXT_USER_DEFERRED)
+					i++;	/* a cookie follows */
+				continue;
+			}
+			if (v == 0) {
+				zeros++;
+				continue;
+			}
+			if (n == max) {
+				st->frames_capped++;
+				nraw++;
+				break;
+			}
+			kframes += addrspace_is_kernel(&cv->as, v);
+			f[n++] = v;
 		}
-		if (v == 0) {
-			st->zero_frames++;
-			continue;
+		nraw += n;
+		st->markers += markers;
+		st->zero_frames += zeros;
+		st->kernel_frames += kframes;
+	} else {
+		for (i = 0; i < s.callchain_nr; i++) {
+			v = sample_callchain(&s, i);
+			if (v >= PERF_CONTEXT_MAX) {
+				st->markers++;
+				/* A deferred user callchain marker is
+				 * followed by a cookie, not an address. */
+				if (v == PERF_CONTEXT_USER_DEFERRED)
+					i++;
+				continue;
+			}
+			if (v == 0) {
+				st->zero_frames++;
+				continue;
+			}
+			nraw++;
+			if (n == cv->max_stack) {
+				st->frames_capped++;
+				break;
+			}
+			if (keep_frame(cv, v))
+				cv->frames[n++] = v;
 		}
-		nraw++;
-		if (n == cv->max_stack) {
-			st->frames_capped++;
-			break;
-		}
-		if (keep_frame(cv, v))
-			cv->frames[n++] = v;
 	}
 	sid = sample_space(cv, ns(cv, (int32_t)s.pid));
 	if (sid == UINT32_MAX)
