@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,14 +13,24 @@
 #include "perf_abi.h"
 
 /* Record bytes are copied once into chunks; a chunk is freed (or kept as
- * the spare) when the last of its records has been given back. */
-#define CHUNK_SIZE (1u << 20)
+ * the spare) when the last of its records has been given back.  Chunks
+ * are aligned to their size, so a copy's chunk is found from its address
+ * and the queue's entries need no pointer to it. */
+#define CHUNK_SIZE ((size_t)1 << 20)
 
 struct order_chunk {
-	size_t used;
+	size_t used;		/* bytes of data[] taken */
 	size_t live;		/* records not given back yet */
 	unsigned char data[];
 };
+
+#define CHUNK_ROOM (CHUNK_SIZE - offsetof(struct order_chunk, data))
+
+static struct order_chunk *
+chunk_of(const unsigned char *copy)
+{
+	return (struct order_chunk *)((uintptr_t)copy & ~(uintptr_t)(CHUNK_SIZE - 1));
+}
 
 void
 order_init(struct order *q, size_t max_bytes)
@@ -36,9 +48,12 @@ order_release(struct order *q)
 	 * entry. */
 	for (r = 0; r < q->nruns; r++)
 		for (i = q->runs[r].cur; i < q->runs[r].end; i++) {
-			struct order_chunk *c = q->v[i].chunk;
+			struct order_chunk *c;
 
-			if (c != NULL && --c->live == 0 && c != q->cur)
+			if (!q->v[i].copied)
+				continue;
+			c = chunk_of(q->v[i].data);
+			if (--c->live == 0 && c != q->cur)
 				free(c);
 		}
 	free(q->cur);
@@ -131,7 +146,7 @@ pop(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
 {
 	struct order_run *run = &q->runs[q->heap[0]];
 	const struct order_entry *e = &q->v[run->cur++];
-	struct order_chunk *c = e->chunk;
+	struct order_chunk *c = e->copied ? chunk_of(e->data) : NULL;
 	struct perf_record rec;
 	int ret;
 
@@ -143,12 +158,21 @@ pop(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
 		sift_down(q, 0);
 	}
 	q->n--;
-	rec.type = e->type;
-	rec.misc = e->misc;
-	rec.size = e->size;
+	/* The next record given back was read long ago and has left the
+	 * cache: start fetching it while this one is used. */
+	if (q->n > 0) {
+		const unsigned char *next = earliest(q)->data;
+
+		__builtin_prefetch(next);
+		__builtin_prefetch(next + 64);
+		__builtin_prefetch(next + 128);
+	}
+	rec.type = load32(e->data, pd->big_endian);
+	rec.misc = load16(e->data + 4, pd->big_endian);
+	rec.size = load16(e->data + 6, pd->big_endian);
 	rec.offset = e->offset;
 	rec.data = e->data;
-	rec.lasting = e->lasting;
+	rec.lasting = !e->copied;
 	rec.attr = e->attr >= 0 && (size_t)e->attr < pd->nr_attrs
 			   ? &pd->attrs[e->attr]
 			   : NULL;
@@ -210,8 +234,13 @@ static int
 make_room(struct order *q)
 {
 	if (q->len == q->cap) {
+		/* Grown only when compacting leaves less than a quarter
+		 * free: the array (touched to its end before each
+		 * compaction) stays under 8/3 of the most entries held, at
+		 * the cost of moving the held entries every cap/4 pushes
+		 * or more. */
 		compact(q);
-		if (q->cap == 0 || q->len > q->cap / 2) {
+		if (q->cap == 0 || q->len > q->cap - q->cap / 4) {
 			size_t nc = q->cap ? q->cap * 2 : 4096;
 			struct order_entry *nv;
 
@@ -251,7 +280,7 @@ copy_record(struct order *q, const struct perf_record *rec)
 	struct order_chunk *c = q->cur;
 	unsigned char *d;
 
-	if (c == NULL || c->used + rec->size > CHUNK_SIZE) {
+	if (c == NULL || c->used + rec->size > CHUNK_ROOM) {
 		if (c != NULL && c->live == 0) {
 			c->used = 0;	/* all given back: reuse it */
 		} else {
@@ -259,7 +288,7 @@ copy_record(struct order *q, const struct perf_record *rec)
 				c = q->spare;
 				q->spare = NULL;
 			} else {
-				c = malloc(sizeof(*c) + CHUNK_SIZE);
+				c = aligned_alloc(CHUNK_SIZE, CHUNK_SIZE);
 				if (c == NULL)
 					return NULL;
 			}
@@ -306,19 +335,14 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 	e = &q->v[q->len];
 	e->time = time;
 	e->offset = rec->offset;
-	e->type = rec->type;
-	e->misc = rec->misc;
-	e->size = rec->size;
-	e->lasting = rec->lasting;
 	e->attr = rec->attr ? (int32_t)(rec->attr - pd->attrs) : -1;
-	e->chunk = NULL;
+	e->copied = !rec->lasting;
 	if (rec->lasting) {
 		e->data = rec->data;
 	} else {
 		e->data = copy_record(q, rec);
 		if (e->data == NULL)
 			goto nomem;
-		e->chunk = q->cur;
 	}
 	q->len++;
 	if (run->cur == run->end++) {

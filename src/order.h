@@ -28,15 +28,13 @@
 
 struct order_chunk;
 
-struct order_entry {
-	uint64_t time;
+struct order_entry {		/* 32 bytes: the type, misc and size are */
+	uint64_t time;		/* read again from the record's header */
 	uint64_t offset;	/* of the record in the file */
-	const unsigned char *data;
-	struct order_chunk *chunk;	/* where its copy is, or NULL */
+	const unsigned char *data;	/* the record, or its copy in a
+					   chunk (order.c) */
 	int32_t attr;		/* index in the file's attrs, or -1 */
-	uint32_t type;
-	uint16_t misc, size;
-	bool lasting;
+	uint32_t copied;	/* 1: data is a copy; 0: lasting */
 };
 
 struct order_run {		/* entries [cur, end) of the array */
