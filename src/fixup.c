@@ -21,8 +21,9 @@
 struct simrec {
 	const uint64_t *t;	/* true stack */
 	uint64_t n;
-	uint64_t lead;		/* copies of t[0] at the front */
-	uint64_t k;		/* true frames after t[0] removed */
+	uint32_t lead;		/* copies of t[0] at the front */
+	uint32_t k;		/* true frames after t[0] removed (at
+				   most 3: two rounds and the last rule) */
 };
 
 static uint64_t
@@ -47,57 +48,51 @@ sim_strip(struct simrec *r)
 		r->k++;
 }
 
-/* Count of the most common second PC, through a small hash table. */
-static long
-most_common_second(const struct simrec *rs, size_t n, uint64_t *addr)
+/*
+ * The number of records whose second PC is *ADDR, where *ADDR is the
+ * second PC of a strict majority of the records that have one, if any:
+ * only a majority can be shared by N - N/32 of the N records.  Boyer and
+ * Moore's vote finds it without a table.  0 when no record has a second
+ * PC.
+ */
+static size_t
+majority_second(const struct simrec *rs, size_t n, uint64_t *addr)
 {
-	size_t cap = 16, i, j;
-	uint64_t *keys;
-	size_t *vals;
-	size_t best = 0;
+	uint64_t cand = 0;
+	size_t votes = 0, count = 0, i;
 
-	while (cap < n * 2)
-		cap *= 2;
-	keys = malloc(cap * sizeof(*keys));
-	vals = calloc(cap, sizeof(*vals));
-	if (keys == NULL || vals == NULL) {
-		free(keys);
-		free(vals);
-		return -1;
-	}
 	for (i = 0; i < n; i++) {
 		uint64_t a;
 
 		if (sim_len(&rs[i]) < 2)
 			continue;
 		a = sim_second(&rs[i]);
-		j = (size_t)((a * 0x9e3779b97f4a7c15ULL) >> 20) & (cap - 1);
-		while (vals[j] != 0 && keys[j] != a)
-			j = (j + 1) & (cap - 1);
-		keys[j] = a;
-		if (++vals[j] > best) {
-			best = vals[j];
-			*addr = a;
+		if (votes == 0) {
+			cand = a;
+			votes = 1;
+		} else if (a == cand) {
+			votes++;
+		} else {
+			votes--;
 		}
 	}
-	free(keys);
-	free(vals);
-	return (long)best;
+	for (i = 0; i < n; i++)
+		if (sim_len(&rs[i]) >= 2 && sim_second(&rs[i]) == cand)
+			count++;
+	*addr = cand;
+	return count;
 }
 
-static int
+static void
 simulate(struct simrec *rs, size_t n)
 {
-	size_t margin = n / 32, i;
+	size_t margin = n / 32, i, best;
 	uint64_t addr = 0;
-	long best;
 	int iter;
 
 	for (iter = 0; iter < 2; iter++) {
-		best = most_common_second(rs, n, &addr);
-		if (best < 0)
-			return -1;
-		if (best == 0 || (size_t)best < n - margin)
+		best = majority_second(rs, n, &addr);
+		if (best == 0 || best < n - margin)
 			continue;
 		for (i = 0; i < n; i++)
 			if (sim_len(&rs[i]) > 1 && sim_second(&rs[i]) == addr)
@@ -106,7 +101,6 @@ simulate(struct simrec *rs, size_t n)
 	for (i = 0; i < n; i++)
 		if (sim_len(&rs[i]) > 1 && sim_second(&rs[i]) == rs[i].t[0])
 			sim_strip(&rs[i]);
-	return 0;
 }
 
 /* Does the simulated record read as its true stack? */
@@ -148,10 +142,7 @@ fixup_plan(const struct profile *p, unsigned char *extra,
 			rs[i].lead = 1 + extra[i];
 			rs[i].k = 0;
 		}
-		if (simulate(rs, n) < 0) {
-			free(rs);
-			return -1;
-		}
+		simulate(rs, n);
 		bad = false;
 		for (i = 0; i < n; i++) {
 			if (sim_is_true(&rs[i]))
@@ -194,10 +185,7 @@ fixup_simulate_go(const struct profile *p, const struct profile *truth,
 		rs[i].lead = 1;
 		rs[i].k = 0;
 	}
-	if (simulate(rs, n) < 0) {
-		free(rs);
-		return -1;
-	}
+	simulate(rs, n);
 	for (i = 0; i < n; i++) {
 		const uint64_t *t = truth->pcs + truth->recs[i].off;
 		uint64_t tn = truth->recs[i].n, j;
