@@ -384,8 +384,10 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		st->samples_empty++;
 		return 0;
 	}
-	if (n > UINT32_MAX)
-		n = UINT32_MAX;
+	if (n > STACKTAB_MAX_PCS) {
+		n = STACKTAB_MAX_PCS;
+		st->frames_capped++;
+	}
 	if (cv->ndeliv == 1) {
 		struct hint *h = &cv->hints[s.tid % HINT_SLOTS];
 		uint32_t hint = h->tid == (int32_t)s.tid ? h->entry

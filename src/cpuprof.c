@@ -9,6 +9,7 @@
 
 #include "cursor.h"
 #include "cpuprof.h"
+#include "stacktab.h"
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -470,6 +471,12 @@ cpuprof_read_mode(const unsigned char *buf, size_t len, struct profile *p,
 		if (n == 0 && !lenient)
 			return p2g_fail(err, P2G_INVALID, rec_off + width,
 					"record %zu has no PCs", p->nrecs);
+		if (n > STACKTAB_MAX_PCS)
+			return p2g_fail(err, P2G_UNSUPPORTED, rec_off + width,
+					"record %zu has %llu PCs, more than "
+					"the %u read here", p->nrecs,
+					(unsigned long long)n,
+					STACKTAB_MAX_PCS);
 		pcs = profile_new_record(p, count, n);
 		if (pcs == NULL)
 			goto nomem;

@@ -149,8 +149,8 @@ stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
 	struct stack_entry *e;
 	size_t j;
 
-	if (t->nslots == 0 && t->nr > 0)
-		return -1;	/* stacktab_drop_index() */
+	if ((t->nslots == 0 && t->nr > 0) || n > STACKTAB_MAX_PCS)
+		return -1;	/* stacktab_drop_index(), or too deep */
 	if (hint < t->nr) {
 		e = &t->entries[hint];
 		if (e->n == n && e->space == space && e->ev == ev &&
@@ -174,7 +174,7 @@ stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
 			t->periods[e - t->entries] += period;
 		return (uint32_t)t->slots[j] - 1;
 	}
-	if (t->nr >= UINT32_MAX - 1)
+	if (t->nr >= UINT32_MAX - 1 || t->pool_len + n > STACKTAB_MAX_POOL)
 		return -1;
 	if (t->nr == t->cap_entries) {
 		size_t nc = t->cap_entries ? t->cap_entries * 2 : 1024;

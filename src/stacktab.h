@@ -11,12 +11,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct stack_entry {
+/* The most PCs of one stack, and of all stacks together. */
+#define STACKTAB_MAX_PCS ((1u << 24) - 1)
+#define STACKTAB_MAX_POOL ((uint64_t)1 << 40)
+
+struct stack_entry {		/* 24 bytes */
 	uint64_t count;		/* samples */
-	size_t off;		/* index of the first PC in the pool */
+	uint64_t off : 40;	/* index of the first PC in the pool */
+	uint64_t n : 24;	/* number of PCs, leaf first */
 	uint32_t space;		/* the address space (addrspace.h) */
 	uint32_t ev;		/* index of the event */
-	uint32_t n;		/* number of PCs, leaf first */
 };
 
 struct stacktab {
@@ -43,7 +47,8 @@ void stacktab_keep_periods(struct stacktab *t);
 void stacktab_release(struct stacktab *t);
 
 /* Add COUNT samples with total PERIOD of stack PCS[0..N) (leaf first) of
- * event EV in address space SPACE.  Returns 0, or -1 when out of memory. */
+ * event EV in address space SPACE.  Returns 0, or -1 when out of memory
+ * (or past STACKTAB_MAX_PCS or STACKTAB_MAX_POOL). */
 int stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 		 const uint64_t *pcs, uint32_t n, uint64_t count,
 		 uint64_t period);
