@@ -111,4 +111,22 @@ if [ $have_go = yes ]; then
 	fi
 fi
 
+# --- the depth limit (16777215 PCs per record), at the boundary: a
+# 32-bit little-endian header, then a record of count 1 whose PC slots
+# are the zeros of a sparse file.  One PC more than the limit is refused
+# at the depth slot; the limit itself is read on, to the PC 0 after it.
+# deep SIZE DEPTH-BYTES FILE
+deep() {
+	printf '\0\0\0\0\3\0\0\0\0\0\0\0\350\3\0\0\0\0\0\0\1\0\0\0' > "$3"
+	printf "$2" >> "$3"
+	truncate -s $((0x1c + 4 * $1)) "$3" || hard_error "truncate failed"
+}
+deep 16777216 '\0\0\0\1' deep1.prof
+check_exit 1 "$GPERFCHECK" deep1.prof
+check_grep "gperfcheck: deep1.prof: offset 0x18: record 0 has 16777216 PCs, more than the 16777215 read here"
+deep 16777215 '\377\377\377\0' deep0.prof
+check_exit 1 "$GPERFCHECK" deep0.prof
+check_grep "gperfcheck: deep0.prof: offset 0x1c: record 0 has PC 0 at depth 0"
+rm -f deep0.prof deep1.prof
+
 exit 0
