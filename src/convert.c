@@ -2,9 +2,11 @@
 /* The conversion pipeline: see convert.h. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "convert.h"
 #include "cpuprof.h"
@@ -13,6 +15,7 @@
 #include "layout.h"
 #include "order.h"
 #include "perf_abi.h"
+#include "relay.h"
 #include "sample.h"
 #include "unwind.h"
 
@@ -140,6 +143,29 @@ keep_frame(struct conv *cv, uint64_t v)
 }
 
 /*
+ * What on_sample() uses of a sample.  FULL is the whole decoded sample,
+ * which PERF_SAMPLE_READ (deliveries()) and unwinding need; it is NULL
+ * only for the samples of an event that has none of those (attr.h
+ * "simple"), which the reading thread decodes (read_threaded()).
+ */
+struct sample_view {
+	struct relay_sample f;
+	const struct perf_sample *full;
+};
+
+/* The fields of S that the conversion uses. */
+static void
+brief_of(const struct perf_sample *s, struct relay_sample *f)
+{
+	f->pid = s->pid;
+	f->tid = s->tid;
+	f->ip = s->ip;
+	f->period = s->period;
+	f->callchain_nr = s->callchain_nr;
+	f->callchain = s->callchain;
+}
+
+/*
  * The events a sample counts for, with its period for each, into
  * cv->deliv.  A sample counts for its own event, except with
  * PERF_SAMPLE_READ, where perf hands it to each counter read with it (all
@@ -149,8 +175,9 @@ keep_frame(struct conv *cv, uint64_t v)
  */
 static int
 deliveries(struct conv *cv, const struct perf_record *rec,
-	   const struct perf_sample *s)
+	   const struct sample_view *view)
 {
+	const struct perf_sample *s = view->full;
 	const struct perf_attr *a = rec->attr;
 	uint64_t i, value, id, delta;
 	struct perf_attr *to;
@@ -164,7 +191,7 @@ deliveries(struct conv *cv, const struct perf_record *rec,
 	}
 	if (!(a->sample_type & PERF_SAMPLE_READ)) {
 		cv->deliv[0].attr = map_attr(cv, rec->attr);
-		cv->deliv[0].period = s->period;
+		cv->deliv[0].period = view->f.period;
 		cv->ndeliv = cv->deliv[0].attr != NULL;
 		if (cv->ndeliv == 0)
 			cv->st->other_events++;
@@ -276,14 +303,19 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 	return 0;
 }
 
+/* A sample; PRE, if not NULL, is the view of its body decoded already
+ * (by the reading thread, read_threaded()). */
 static int
 on_sample(struct conv *cv, const struct perf_record *rec,
-	  struct p2g_error *err)
+	  const struct sample_view *pre, struct p2g_error *err)
 {
 	struct convert_stats *st = cv->st;
 	const struct convert_opts *o = cv->o;
-	struct perf_sample s;
+	const struct sample_view *s = pre;
+	struct sample_view view;
+	struct perf_sample full;
 	uint64_t i, n = 0, nraw = 0, v;
+	bool big;
 	uint32_t sid;
 	size_t k;
 
@@ -293,34 +325,42 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		st->undecodable++;
 		return 0;	/* an error only if this event is chosen */
 	}
-	if (sample_decode(rec->attr, rec->data + 8, rec->size - 8u,
-			  rec->offset + 8, cv->pd->big_endian, &s, err) < 0)
-		return -1;
-	if (deliveries(cv, rec, &s) < 0)
+	if (s == NULL) {
+		if (sample_decode(rec->attr, rec->data + 8, rec->size - 8u,
+				  rec->offset + 8, cv->pd->big_endian, &full,
+				  err) < 0)
+			return -1;
+		brief_of(&full, &view.f);
+		view.full = &full;
+		s = &view;
+	}
+	if (deliveries(cv, rec, s) < 0)
 		goto nomem;
 	for (k = 0; k < cv->ndeliv; k++)
 		cv->deliv[k].attr->nr_samples++;
 	if (cv->ndeliv == 0)
 		return 0;
-	if ((o->npids && !in_list(o->pids, o->npids, (int32_t)s.pid)) ||
-	    (o->ntids && !in_list(o->tids, o->ntids, (int32_t)s.tid)) ||
-	    (o->comm && strcmp(addrspace_comm_of(&cv->as, ns(cv, (int32_t)s.pid),
-						 ns(cv, (int32_t)s.tid)),
+	if ((o->npids && !in_list(o->pids, o->npids, (int32_t)s->f.pid)) ||
+	    (o->ntids && !in_list(o->tids, o->ntids, (int32_t)s->f.tid)) ||
+	    (o->comm &&
+	     strcmp(addrspace_comm_of(&cv->as, ns(cv, (int32_t)s->f.pid),
+				      ns(cv, (int32_t)s->f.tid)),
 			       o->comm) != 0)) {
 		st->samples_filtered++;
 		return 0;
 	}
 
-	if (grow_frames(cv, s.callchain_nr + cv->max_unwind + 1) < 0)
+	if (grow_frames(cv, s->f.callchain_nr + cv->max_unwind + 1) < 0)
 		goto nomem;
+	big = cv->pd->big_endian;
 	if (!o->user_only && !o->kernel_only) {
 		/* Every frame kept: the loop of nearly every sample, with
 		 * its counts in registers. */
 		uint64_t markers = 0, zeros = 0, kframes = 0, max = cv->max_stack;
 		uint64_t *f = cv->frames;
 
-		for (i = 0; i < s.callchain_nr; i++) {
-			v = sample_callchain(&s, i);
+		for (i = 0; i < s->f.callchain_nr; i++) {
+			v = load64(s->f.callchain + i * 8, big);
 			if (v >= PERF_CONTEXT_MAX) {
 				markers++;
 				if (v == PERF_CONTEXT_USER_DEFERRED)
@@ -344,8 +384,8 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		st->zero_frames += zeros;
 		st->kernel_frames += kframes;
 	} else {
-		for (i = 0; i < s.callchain_nr; i++) {
-			v = sample_callchain(&s, i);
+		for (i = 0; i < s->f.callchain_nr; i++) {
+			v = load64(s->f.callchain + i * 8, big);
 			if (v >= PERF_CONTEXT_MAX) {
 				st->markers++;
 				/* A deferred user callchain marker is
@@ -367,19 +407,19 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 				cv->frames[n++] = v;
 		}
 	}
-	sid = sample_space(cv, ns(cv, (int32_t)s.pid));
+	sid = sample_space(cv, ns(cv, (int32_t)s->f.pid));
 	if (sid == UINT32_MAX)
 		goto nomem;
 	if (cv->uw != NULL && (rec->attr->sample_type & DWARF_BITS) ==
 				      DWARF_BITS) {
-		if (unwind_user(cv, rec, &s, sid, &n, err) < 0)
+		if (unwind_user(cv, rec, s->full, sid, &n, err) < 0)
 			return -1;
 		if (n > 0)
 			nraw = n;
 	}
 	/* No address in the callchain: the sample's ip, as perf shows it. */
-	if (nraw == 0 && s.ip != 0 && keep_frame(cv, s.ip))
-		cv->frames[n++] = s.ip;
+	if (nraw == 0 && s->f.ip != 0 && keep_frame(cv, s->f.ip))
+		cv->frames[n++] = s->f.ip;
 	if (n == 0) {
 		st->samples_empty++;
 		return 0;
@@ -389,8 +429,8 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		st->frames_capped++;
 	}
 	if (cv->ndeliv == 1) {
-		struct hint *h = &cv->hints[s.tid % HINT_SLOTS];
-		uint32_t hint = h->tid == (int32_t)s.tid ? h->entry
+		struct hint *h = &cv->hints[s->f.tid % HINT_SLOTS];
+		uint32_t hint = h->tid == (int32_t)s->f.tid ? h->entry
 							 : UINT32_MAX;
 		int64_t x = stacktab_add_hint(
 			&cv->tab, hint,
@@ -399,7 +439,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 
 		if (x < 0)
 			goto nomem;
-		h->tid = (int32_t)s.tid;
+		h->tid = (int32_t)s->f.tid;
 		h->entry = (uint32_t)x;
 		return 0;
 	}
@@ -512,7 +552,7 @@ on_record(struct conv *cv, const struct perf_record *rec,
 	int32_t pid, tid, ppid, ptid;
 
 	if (rec->type == PERF_RECORD_SAMPLE)
-		return on_sample(cv, rec, err);
+		return on_sample(cv, rec, NULL, err);
 	cv->space_ok = false;	/* the record may change a space */
 	cursor_init(&c, rec->data, rec->size, rec->offset, big);
 	cursor_skip(&c, 8);
@@ -578,51 +618,265 @@ dispatch(void *ctx, const struct perf_record *rec, struct p2g_error *err)
 /* How often the pages of a mapped input behind the records still held
  * are given back (input_release()). */
 #define RELEASE_STEP (1u << 20)
+/* The relay between the reading thread and the converting one: batches
+ * of records, and how many may be out at once (16K records of 88 bytes).
+ * The time order gives records back in bursts, at each round (about 50K
+ * records on the bench's input a): the deeper the relay, the less either
+ * thread waits for the other, and the more memory it holds (8 to 64
+ * batches were timed on a: 16 was as fast as 32 and 64, within the
+ * noise, and 8 slower). */
+#define RELAY_BATCHES 16
+#define RELAY_LEN 1024
+
+/* Where the reading stands; read_threaded() hands it from the reading
+ * thread back to the caller's when it stops early. */
+struct reading {
+	struct order q;		/* records held back for the time order */
+	uint64_t next_progress, next_release;
+};
 
 /*
- * Read every record, handing them to on_record() in time order (order.h);
- * records without a time go at once, as perf delivers them.
+ * Read the records of PD, giving them to FN in time order (order.h);
+ * records without a time go at once, as perf delivers them.  Returns 0 at
+ * the end of the data (every record given), -1 on error, 1 when a frozen
+ * PD stops before a record (the records held back are still in RS).  With
+ * RL, FN hands the records to the other thread (read_threaded()): pages
+ * are released only behind its records too, and progress goes with them.
  */
 static int
-read_all(struct conv *cv, struct p2g_error *err)
+read_loop(struct perfdata *pd, const struct convert_opts *o,
+	  struct reading *rs, struct relay *rl, order_fn fn, void *ctx,
+	  struct p2g_error *err)
 {
-	struct perfdata *pd = cv->pd;
 	struct perf_record rec;
-	struct order q;
-	uint64_t next_progress = PROGRESS_STEP, next_release = 0, t;
+	uint64_t t, upto;
 	int r;
 
-	order_init(&q, ORDER_MAX_BYTES);
-	while ((r = perfdata_next(pd, &rec, err)) > 0) {
+	while ((r = perfdata_next(pd, &rec, err)) == 1) {
 		if (rec.type == PERF_RECORD_FINISHED_ROUND) {
 			/* The files of a perf.data directory are read one
 			 * after the other: their rounds do not line up. */
 			if (pd->dir == NULL &&
-			    order_round(&q, pd, dispatch, cv, err) < 0)
-				goto fail;
+			    order_round(&rs->q, pd, fn, ctx, err) < 0)
+				return -1;
 		} else if (order_record_time(pd, &rec, &t)) {
-			if (order_push(&q, pd, &rec, t, dispatch, cv, err) < 0)
-				goto fail;
-		} else if (on_record(cv, &rec, err) < 0) {
-			goto fail;
+			if (order_push(&rs->q, pd, &rec, t, fn, ctx, err) < 0)
+				return -1;
+		} else if (fn(ctx, &rec, err) < 0) {
+			return -1;
 		}
-		if (rec.lasting && rec.offset >= next_release) {
-			input_release(pd->in, order_oldest(&q, rec.offset));
-			next_release = rec.offset + RELEASE_STEP;
+		if (rec.lasting && rec.offset >= rs->next_release) {
+			upto = order_oldest(&rs->q, rec.offset);
+			if (rl != NULL)
+				upto = relay_oldest(rl, upto);
+			input_release(pd->in, upto);
+			rs->next_release = rec.offset + RELEASE_STEP;
 		}
-		if (cv->o && cv->o->progress && rec.offset >= next_progress) {
-			cv->o->progress(cv->o->progress_ctx, rec.offset,
-					input_size(pd->in));
-			next_progress = rec.offset + PROGRESS_STEP;
+		if (o && o->progress && rec.offset >= rs->next_progress) {
+			if (rl == NULL)
+				o->progress(o->progress_ctx, rec.offset,
+					    input_size(pd->in));
+			else if (relay_note(rl, RELAY_NOTE_PROGRESS,
+					    rec.offset, NULL) < 0)
+				return -1;
+			rs->next_progress = rec.offset + PROGRESS_STEP;
 		}
 	}
-	if (r == 0 && order_flush(&q, pd, dispatch, cv, err) < 0)
-		r = -1;
-	order_release(&q);
+	if (r == 2)
+		return 1;
+	if (r == 0 && order_flush(&rs->q, pd, fn, ctx, err) < 0)
+		return -1;
 	return r;
-fail:
-	order_release(&q);
-	return -1;
+}
+
+/* The reading thread of read_threaded().  It is allocated on its own
+ * cache lines: the converting thread must not write next to what the
+ * reader uses for every record (the two would steal the line from each
+ * other at every record). */
+struct reader {
+	struct perfdata *pd;
+	const struct convert_opts *o;
+	struct relay *rl;
+	struct reading rs;	/* the caller's, while the reader runs */
+	struct p2g_error err;	/* the reader's own */
+};
+
+#define CACHE_LINE 64
+
+/* order_fn of the reading thread: the record goes to the converting
+ * thread. */
+static int
+hand_over(void *ctx, const struct perf_record *rec, struct p2g_error *err)
+{
+	struct reader *rd = ctx;
+	struct relay_item *it = relay_put(rd->rl, rec);
+	struct perf_sample s;
+	struct p2g_error scratch;
+
+	if (it == NULL)		/* the converter failed */
+		return p2g_fail(err, P2G_IO, rec->offset, "stopped");
+	/* The samples of frame-pointer recordings are decoded here, which
+	 * balances the two threads' work, into the few fields on_sample()
+	 * uses.  The attrs do not change meanwhile (PD->frozen).  Other
+	 * samples, and any that cannot be decoded, are decoded on the
+	 * converting thread (which then reports the error in its place). */
+	if (rec->type == PERF_RECORD_SAMPLE && rec->attr->simple &&
+	    !rec->attr->unknown_bits &&
+	    sample_decode(rec->attr, rec->data + 8, rec->size - 8u,
+			  rec->offset + 8, rd->pd->big_endian, &s,
+			  &scratch) == 0) {
+		brief_of(&s, &it->s);
+		it->brief = true;
+	}
+	return 0;
+}
+
+/* perfdata's warnings on the reading thread: they go with the records,
+ * to be given in their place on the converting thread. */
+static void
+reader_warn(void *ctx, uint64_t off, const char *msg)
+{
+	struct reader *rd = ctx;
+
+	(void)relay_note(rd->rl, RELAY_NOTE_WARNING, off, msg);
+}
+
+static void *
+reader_main(void *arg)
+{
+	struct reader *rd = arg;
+	int r = read_loop(rd->pd, rd->o, &rd->rs, rd->rl, hand_over, rd,
+			  &rd->err);
+
+	relay_finish(rd->rl, r < 0   ? RELAY_END_ERROR
+			     : r > 0 ? RELAY_END_HANDOVER
+				     : RELAY_END_DATA,
+		     &rd->err);
+	return NULL;
+}
+
+/*
+ * Whether the records of the current input can be read on a thread of
+ * their own: only from a mapped regular file, whose records stay where
+ * they are (perf_record.lasting) and whose handle does not change while
+ * records are read (PD->frozen stops the reader before any record that
+ * would change it: read_threaded() then reads on by itself).  Pipe-mode
+ * data, gzip spools and perf.data directories are read as before.
+ */
+static bool
+can_thread(const struct conv *cv)
+{
+	const struct perfdata *pd = cv->pd;
+
+	return !cv->o->no_threads && input_mapped(pd->in) && !pd->pipe_mode &&
+	       !pd->gzip && pd->dir == NULL && pd->z == NULL &&
+	       sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
+
+/*
+ * read_loop() on a second thread, which reads, puts in time order and
+ * hands the records over in batches (relay.h); this thread converts them
+ * (on_record()) in the very order read_loop() gives them.  perfdata's
+ * warnings and the progress come in the stream, so that the callbacks all
+ * run here, in their usual order.  The first error, this thread's or the
+ * reader's (which comes after the records before it), stops both.  If
+ * the thread cannot be made, the reading is done here.
+ */
+static int
+read_threaded(struct conv *cv, struct reading *rs, struct p2g_error *err)
+{
+	struct perfdata *pd = cv->pd;
+	const struct convert_opts *o = cv->o;
+	perfdata_warn_fn warn = pd->warn;
+	void *warn_ctx = pd->warn_ctx;
+	const struct relay_batch *b;
+	struct reader *rd = NULL;
+	struct sample_view v;
+	/* until the reader runs, the reading is left to this thread */
+	enum relay_end end = RELAY_END_HANDOVER;
+	pthread_t th;
+	size_t i;
+
+	if (posix_memalign((void **)&rd, CACHE_LINE,
+			   (sizeof(*rd) + CACHE_LINE - 1) & ~(size_t)
+				   (CACHE_LINE - 1)) != 0)
+		return read_loop(pd, o, rs, NULL, dispatch, cv, err);
+	memset(rd, 0, sizeof(*rd));
+	rd->pd = pd;
+	rd->o = o;
+	rd->rs = *rs;
+	rd->rl = relay_new(RELAY_BATCHES, RELAY_LEN);
+	if (rd->rl == NULL)
+		goto alone;
+	pd->frozen = true;
+	if (warn != NULL) {
+		pd->warn = reader_warn;
+		pd->warn_ctx = rd;
+	}
+	if (pthread_create(&th, NULL, reader_main, rd) != 0)
+		goto restore;
+	while ((b = relay_take(rd->rl)) != NULL) {
+		for (i = 0; i < b->n; i++) {
+			const struct relay_item *it = &b->items[i];
+
+			if (!it->brief) {
+				if (on_record(cv, &it->rec, err) < 0)
+					goto stop;
+				continue;
+			}
+			v.f = it->s;
+			v.full = NULL;
+			if (on_sample(cv, &it->rec, &v, err) < 0)
+				goto stop;
+		}
+		if (b->note == RELAY_NOTE_PROGRESS)
+			o->progress(o->progress_ctx, b->note_off,
+				    input_size(pd->in));
+		else if (b->note == RELAY_NOTE_WARNING)
+			warn(warn_ctx, b->note_off, b->note_msg);
+		relay_done(rd->rl);
+	}
+	pthread_join(th, NULL);
+	end = relay_end(rd->rl, err);
+	goto restore;
+stop:
+	/* This thread failed: its error stands, the reader's is dropped. */
+	relay_stop(rd->rl);
+	pthread_join(th, NULL);
+	end = RELAY_END_ERROR;
+restore:
+	pd->frozen = false;
+	pd->warn = warn;
+	pd->warn_ctx = warn_ctx;
+	relay_free(rd->rl);
+alone:
+	*rs = rd->rs;
+	free(rd);
+	if (end == RELAY_END_HANDOVER)
+		/* The reader stopped before a record that changes the
+		 * handle (or never ran): the rest is read here, from where
+		 * it stood. */
+		return read_loop(pd, o, rs, NULL, dispatch, cv, err) < 0 ? -1
+									 : 0;
+	return end == RELAY_END_DATA ? 0 : -1;
+}
+
+/* Read every record of the current input into the profile. */
+static int
+read_all(struct conv *cv, struct p2g_error *err)
+{
+	struct reading rs;
+	int r;
+
+	memset(&rs, 0, sizeof(rs));
+	order_init(&rs.q, ORDER_MAX_BYTES);
+	rs.next_progress = PROGRESS_STEP;
+	if (cv->o != NULL && can_thread(cv))
+		r = read_threaded(cv, &rs, err);
+	else
+		r = read_loop(cv->pd, cv->o, &rs, NULL, dispatch, cv, err);
+	order_release(&rs.q);
+	return r < 0 ? -1 : 0;
 }
 
 /*
@@ -1009,6 +1263,7 @@ convert_scan(struct perfdata *pd, struct addrspace *as,
 {
 	struct perf_record rec;
 	struct perf_sample s;
+	struct sample_view view;
 	struct convert_stats scratch;
 	struct conv cv;
 	size_t k;
@@ -1050,7 +1305,9 @@ convert_scan(struct perfdata *pd, struct addrspace *as,
 				  rec.offset + 8, pd->big_endian, &s,
 				  err) < 0)
 			goto out;
-		if (deliveries(&cv, &rec, &s) < 0)
+		brief_of(&s, &view.f);
+		view.full = &s;
+		if (deliveries(&cv, &rec, &view) < 0)
 			goto nomem;
 		for (k = 0; k < cv.ndeliv; k++)
 			cv.deliv[k].attr->nr_samples++;

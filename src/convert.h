@@ -54,6 +54,7 @@ struct convert_opts {
 	bool debuginfo;		/* let libdw read separate debug files
 				   (/usr/lib/debug, debuginfod) for CFI */
 	bool unwind_libdw_only;	/* unwind every frame with libdw itself */
+	bool no_threads;	/* read and convert on one thread */
 	/* Called every so often with the bytes read so far. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	/* Called before input N is read. */

@@ -842,6 +842,9 @@ main(int argc, char **argv)
 	/* For the tests: the rule cache must unwind as libdw does. */
 	o.unwind_libdw_only = getenv("P2G_UNWIND_LIBDW_ONLY") != NULL &&
 			      *getenv("P2G_UNWIND_LIBDW_ONLY") != '\0';
+	/* For the tests: one thread must convert as two do. */
+	o.no_threads = getenv("P2G_NO_THREADS") != NULL &&
+		       *getenv("P2G_NO_THREADS") != '\0';
 	if (o.symfs != NULL) {
 		struct stat sb;
 

@@ -1097,6 +1097,24 @@ compressed(struct perfdata *pd, const unsigned char *p, uint16_t size,
 	return zstream_feed(pd->z, payload, len, off, limit, err);
 }
 
+/* Whether a record of TYPE is folded into the handle (perfdata_next()
+ * below): new attrs and ids, feature sections, build ids, or the start
+ * of a compressed stream whose records are not lasting. */
+static bool
+changes_handle(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_HEADER_ATTR:
+	case PERF_RECORD_HEADER_FEATURE:
+	case PERF_RECORD_HEADER_BUILD_ID:
+	case PERF_RECORD_COMPRESSED:
+	case PERF_RECORD_COMPRESSED2:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int
 perfdata_next(struct perfdata *pd, struct perf_record *rec,
 	      struct p2g_error *err)
@@ -1112,6 +1130,13 @@ perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		if (r <= 0)
 			return r;
 		rec->type = load32(p, pd->big_endian);
+		if (pd->frozen && !inner && input_mapped(pd->in) &&
+		    changes_handle(rec->type)) {
+			/* a mapped input steps back by its offset alone */
+			if (input_seek(pd->in, off, err) < 0)
+				return -1;
+			return 2;
+		}
 		rec->misc = load16(p + 4, pd->big_endian);
 		rec->size = size;
 		rec->offset = off;

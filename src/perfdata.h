@@ -111,6 +111,10 @@ struct perfdata {
 
 	perfdata_warn_fn warn;
 	void *warn_ctx;
+	/* Set while the records are used on another thread than the one
+	 * that reads them (convert.c): the attrs, ids and header info must
+	 * then stay as they are (see perfdata_next()). */
+	bool frozen;
 };
 
 /*
@@ -128,7 +132,10 @@ void perfdata_close(struct perfdata *pd);
 
 /*
  * Fetch the next record of the data section into REC.  Returns 1 for a
- * record, 0 at the end of the data, -1 on error.
+ * record, 0 at the end of the data, -1 on error.  With PD->frozen set on
+ * a mapped input, a record that would change the handle (an attr, a
+ * feature, build ids, compressed data) is left unread and 2 is returned:
+ * it is read once frozen is cleared.
  */
 int perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		  struct p2g_error *err);
