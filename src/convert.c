@@ -146,16 +146,17 @@ keep_frame(struct conv *cv, uint64_t v)
  * What on_sample() uses of a sample.  FULL is the whole decoded sample,
  * which PERF_SAMPLE_READ (deliveries()) and unwinding need; it is NULL
  * only for the samples of an event that has none of those (attr.h
- * "simple"), which the reading thread decodes (read_threaded()).
+ * "simple"), whose brief view sample_decode_brief() reads (on the reading
+ * thread, read_threaded(), or in on_sample()).
  */
 struct sample_view {
-	struct relay_sample f;
+	struct sample_brief f;
 	const struct perf_sample *full;
 };
 
 /* The fields of S that the conversion uses. */
 static void
-brief_of(const struct perf_sample *s, struct relay_sample *f)
+brief_of(const struct perf_sample *s, struct sample_brief *f)
 {
 	f->pid = s->pid;
 	f->tid = s->tid;
@@ -326,12 +327,17 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		return 0;	/* an error only if this event is chosen */
 	}
 	if (s == NULL) {
-		if (sample_decode(rec->attr, rec->data + 8, rec->size - 8u,
-				  rec->offset + 8, cv->pd->big_endian, &full,
-				  err) < 0)
-			return -1;
-		brief_of(&full, &view.f);
-		view.full = &full;
+		view.full = NULL;
+		if (!sample_decode_brief(rec->attr, rec->data + 8,
+					 rec->size - 8u, cv->pd->big_endian,
+					 &view.f)) {
+			if (sample_decode(rec->attr, rec->data + 8,
+					  rec->size - 8u, rec->offset + 8,
+					  cv->pd->big_endian, &full, err) < 0)
+				return -1;
+			brief_of(&full, &view.f);
+			view.full = &full;
+		}
 		s = &view;
 	}
 	if (deliveries(cv, rec, s) < 0)
@@ -711,8 +717,6 @@ hand_over(void *ctx, const struct perf_record *rec, struct p2g_error *err)
 {
 	struct reader *rd = ctx;
 	struct relay_item *it = relay_put(rd->rl, rec);
-	struct perf_sample s;
-	struct p2g_error scratch;
 
 	if (it == NULL)		/* the converter failed */
 		return p2g_fail(err, P2G_IO, rec->offset, "stopped");
@@ -721,14 +725,10 @@ hand_over(void *ctx, const struct perf_record *rec, struct p2g_error *err)
 	 * uses.  The attrs do not change meanwhile (PD->frozen).  Other
 	 * samples, and any that cannot be decoded, are decoded on the
 	 * converting thread (which then reports the error in its place). */
-	if (rec->type == PERF_RECORD_SAMPLE && rec->attr->simple &&
-	    !rec->attr->unknown_bits &&
-	    sample_decode(rec->attr, rec->data + 8, rec->size - 8u,
-			  rec->offset + 8, rd->pd->big_endian, &s,
-			  &scratch) == 0) {
-		brief_of(&s, &it->s);
+	if (rec->type == PERF_RECORD_SAMPLE &&
+	    sample_decode_brief(rec->attr, rec->data + 8, rec->size - 8u,
+				rd->pd->big_endian, &it->s))
 		it->brief = true;
-	}
 	return 0;
 }
 

@@ -29,17 +29,11 @@
 
 #include "error.h"
 #include "perfdata.h"
-
-/* The fields of a decoded sample that the converter uses (sample.h). */
-struct relay_sample {
-	uint32_t pid, tid;
-	uint64_t ip, period, callchain_nr;
-	const unsigned char *callchain;	/* in the file's byte order */
-};
+#include "sample.h"
 
 struct relay_item {
 	struct perf_record rec;
-	struct relay_sample s;	/* if brief: rec's sample, decoded */
+	struct sample_brief s;	/* if brief: rec's sample, decoded */
 	bool brief;
 };
 

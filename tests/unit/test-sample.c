@@ -369,6 +369,61 @@ test_big_endian_flags(void)
 	attr_release(&a);
 }
 
+/*
+ * The brief view of a frame-pointer sample (perf record -g: IDENTIFIER
+ * IP TID TIME PERIOD CALLCHAIN) in both byte orders: the values
+ * sample_decode() gives, and false wherever sample_decode() refuses a
+ * truncated body; false for an attr that is not simple.
+ */
+static void
+test_brief(bool big)
+{
+	struct perf_attr a;
+	struct perf_sample s;
+	struct sample_brief b;
+	struct p2g_error err;
+	struct buf w;
+	size_t cut;
+
+	memset(&a, 0, sizeof(a));
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+			PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+	attr_finish(&a);
+	CHECK(a.simple);
+	memset(&w, 0, sizeof(w));
+	w.big = big;
+	p64(&w, 77);			/* identifier */
+	p64(&w, 0x401136);		/* ip */
+	p32(&w, 1234);			/* pid */
+	p32(&w, 1235);			/* tid */
+	p64(&w, 99999);			/* time */
+	p64(&w, 250000);		/* period */
+	p64(&w, 3);			/* callchain: nr, then 3 PCs */
+	p64(&w, (uint64_t)-512);	/* PERF_CONTEXT_USER */
+	p64(&w, 0x401136);
+	p64(&w, 0x40117a);
+	CHECK(sample_decode_brief(&a, w.b, w.n, big, &b));
+	CHECK(sample_decode(&a, w.b, w.n, 0, big, &s, &err) == 0);
+	CHECK_EQ_U64(b.pid, 1234);
+	CHECK_EQ_U64(b.tid, 1235);
+	CHECK_EQ_U64(b.ip, 0x401136);
+	CHECK_EQ_U64(b.period, 250000);
+	CHECK_EQ_U64(b.callchain_nr, 3);
+	CHECK(b.pid == s.pid && b.tid == s.tid && b.ip == s.ip &&
+	      b.period == s.period && b.callchain_nr == s.callchain_nr &&
+	      b.callchain == s.callchain);
+	for (cut = 0; cut < w.n; cut++) {
+		bool ok = sample_decode_brief(&a, w.b, cut, big, &b);
+
+		CHECK(!ok);
+		CHECK(sample_decode(&a, w.b, cut, 0, big, &s, &err) < 0);
+	}
+	a.simple = false;
+	CHECK(!sample_decode_brief(&a, w.b, w.n, big, &b));
+	attr_release(&a);
+}
+
 int
 main(void)
 {
@@ -379,5 +434,7 @@ main(void)
 	test_id_positions();
 	test_period();
 	test_big_endian_flags();
+	test_brief(false);
+	test_brief(true);
 	return unit_exit();
 }
