@@ -23,7 +23,7 @@ struct relay {
 	pthread_cond_t room;	/* the reader waits for a free batch */
 	pthread_cond_t ready;	/* the converter waits for a batch */
 	struct relay_batch *b;
-	size_t nbatches, len;
+	size_t nbatches, len, max_bytes;
 	uint64_t published, done;
 	struct relay_batch *cur;	/* being filled, or NULL */
 	bool reader_waits, converter_waits;
@@ -34,7 +34,7 @@ struct relay {
 };
 
 struct relay *
-relay_new(size_t nbatches, size_t len)
+relay_new(size_t nbatches, size_t len, size_t max_bytes)
 {
 	struct relay *r;
 	size_t i;
@@ -52,6 +52,7 @@ relay_new(size_t nbatches, size_t len)
 	}
 	r->nbatches = nbatches;
 	r->len = len;
+	r->max_bytes = max_bytes;
 	if (pthread_mutex_init(&r->mu, NULL) != 0)
 		goto fail;
 	if (pthread_cond_init(&r->room, NULL) != 0) {
@@ -99,7 +100,8 @@ current(struct relay *r)
 {
 	struct relay_batch *b;
 
-	if (r->cur != NULL && r->cur->n < r->len)
+	if (r->cur != NULL && r->cur->n < r->len &&
+	    r->cur->bytes < r->max_bytes)
 		return r->cur;
 	if (r->cur != NULL && !publish(r))
 		return NULL;
@@ -119,6 +121,7 @@ current(struct relay *r)
 		b->n = 0;
 		b->note = RELAY_NOTE_NONE;
 		b->min_off = UINT64_MAX;
+		b->bytes = 0;
 		r->cur = b;
 	}
 	return b;
@@ -152,6 +155,7 @@ relay_put(struct relay *r, const struct perf_record *rec)
 	it = &b->items[b->n++];
 	it->rec = *rec;
 	it->brief = false;
+	b->bytes += rec->size;
 	if (rec->offset < b->min_off)
 		b->min_off = rec->offset;
 	return it;

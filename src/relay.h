@@ -51,6 +51,7 @@ struct relay_batch {
 	uint64_t note_off;
 	char note_msg[512];
 	uint64_t min_off;	/* smallest offset of the items */
+	size_t bytes;		/* record bytes of the items */
 };
 
 /* How the reader ended (relay_finish()). */
@@ -62,10 +63,11 @@ enum relay_end {
 
 struct relay;
 
-/* A relay of NBATCHES batches of LEN records each; NULL when out of
- * memory.  The caller frees it with relay_free() after both threads are
- * done with it. */
-struct relay *relay_new(size_t nbatches, size_t len);
+/* A relay of NBATCHES batches of LEN records each, a batch closing early
+ * once its records reach MAX_BYTES (they keep the input's pages in the
+ * resident set until given back); NULL when out of memory.  The caller
+ * frees it with relay_free() after both threads are done with it. */
+struct relay *relay_new(size_t nbatches, size_t len, size_t max_bytes);
 void relay_free(struct relay *r);
 
 /* --- the reader ------------------------------------------------------ */
