@@ -232,10 +232,20 @@ stacktab_drop_index(struct stacktab *t)
 	t->nslots = 0;
 }
 
+/* How many stacks ahead stacktab_merge() hashes, to fetch their slots
+ * before it needs them. */
+#define MERGE_AHEAD 8
+
+static inline uint64_t
+merge_hash(const struct stacktab *t, const struct stack_entry *e)
+{
+	return pcs_hash(e->n, t->pool + e->off, (uint32_t)e->n);
+}
+
 size_t
 stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t n)
 {
-	uint32_t *s;
+	uint64_t *s, ahead[MERGE_AHEAD];
 	size_t ns = 16, i, j, m = 0;
 
 	while (ns - ns / 4 <= n) {
@@ -248,27 +258,47 @@ stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t n)
 	s = calloc(ns, sizeof(*s));
 	if (s == NULL)
 		return SIZE_MAX;
+	/* The slots hold the hash's upper half (it also picks the slot) next
+	 * to the index + 1, as in the table itself: an entry is read only
+	 * when they match. */
+	for (i = 0; i < MERGE_AHEAD && i < n; i++) {
+		ahead[i] = merge_hash(t, e[i]);
+		__builtin_prefetch(&s[(size_t)TAG(ahead[i]) & (ns - 1)]);
+	}
 	for (i = 0; i < n; i++) {
 		const uint64_t *v = t->pool + e[i]->off;
+		uint64_t h = ahead[i % MERGE_AHEAD];
+		uint64_t tag = (uint64_t)TAG(h) << 32;
 
-		j = (size_t)(pcs_hash(e[i]->n, v, e[i]->n) >> 32) & (ns - 1);
+		if (i + MERGE_AHEAD < n) {
+			uint64_t g = merge_hash(t, e[i + MERGE_AHEAD]);
+
+			ahead[i % MERGE_AHEAD] = g;
+			__builtin_prefetch(&s[(size_t)TAG(g) & (ns - 1)]);
+		}
+		j = (size_t)TAG(h) & (ns - 1);
 		for (; s[j] != 0; j = (j + 1) & (ns - 1)) {
-			struct stack_entry *x = e[s[j] - 1];
+			struct stack_entry *x;
 
+			if ((s[j] & 0xffffffff00000000ULL) != tag)
+				continue;
+			x = e[(uint32_t)s[j] - 1];
 			if (x->n == e[i]->n &&
 			    memcmp(t->pool + x->off, v,
 				   (size_t)x->n * 8) == 0)
 				break;
 		}
 		if (s[j] != 0) {
-			e[s[j] - 1]->count += e[i]->count;
+			struct stack_entry *x = e[(uint32_t)s[j] - 1];
+
+			x->count += e[i]->count;
 			if (t->with_periods)
-				t->periods[e[s[j] - 1] - t->entries] +=
+				t->periods[x - t->entries] +=
 					t->periods[e[i] - t->entries];
 			continue;
 		}
 		e[m] = e[i];
-		s[j] = (uint32_t)++m;
+		s[j] = tag | (uint32_t)++m;
 	}
 	free(s);
 	return m;
