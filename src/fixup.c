@@ -48,22 +48,34 @@ sim_strip(struct simrec *r)
 		r->k++;
 }
 
+/* How far ahead the passes over the records fetch their PCs: records
+ * are in count order, their PCs anywhere in the pool. */
+#define AHEAD 16
+
+static inline void
+fetch_ahead(const struct simrec *rs, size_t n, size_t i)
+{
+	if (i + AHEAD < n)
+		__builtin_prefetch(rs[i + AHEAD].t + rs[i + AHEAD].k);
+}
+
 /*
- * The number of records whose second PC is *ADDR, where *ADDR is the
- * second PC of a strict majority of the records that have one, if any:
- * only a majority can be shared by N - N/32 of the N records.  Boyer and
- * Moore's vote finds it without a table.  0 when no record has a second
- * PC.
+ * Whether at least NEED of the N records share their second PC, which
+ * goes to *ADDR.  NEED is more than half of N (N - N/32), so only a
+ * strict majority can be shared that widely: Boyer and Moore's vote
+ * finds the one candidate without a table, and a second pass counts it,
+ * stopping as soon as too many records lack it.
  */
-static size_t
-majority_second(const struct simrec *rs, size_t n, uint64_t *addr)
+static bool
+shared_second(const struct simrec *rs, size_t n, size_t need, uint64_t *addr)
 {
 	uint64_t cand = 0;
-	size_t votes = 0, count = 0, i;
+	size_t votes = 0, misses = 0, i;
 
 	for (i = 0; i < n; i++) {
 		uint64_t a;
 
+		fetch_ahead(rs, n, i);
 		if (sim_len(&rs[i]) < 2)
 			continue;
 		a = sim_second(&rs[i]);
@@ -76,31 +88,40 @@ majority_second(const struct simrec *rs, size_t n, uint64_t *addr)
 			votes--;
 		}
 	}
-	for (i = 0; i < n; i++)
-		if (sim_len(&rs[i]) >= 2 && sim_second(&rs[i]) == cand)
-			count++;
+	if (votes == 0 || need == 0)
+		return false;
+	for (i = 0; i < n; i++) {
+		fetch_ahead(rs, n, i);
+		if (sim_len(&rs[i]) < 2 || sim_second(&rs[i]) != cand)
+			if (++misses > n - need)
+				return false;
+	}
 	*addr = cand;
-	return count;
+	return true;
 }
 
 static void
 simulate(struct simrec *rs, size_t n)
 {
-	size_t margin = n / 32, i, best;
+	size_t i;
 	uint64_t addr = 0;
 	int iter;
 
 	for (iter = 0; iter < 2; iter++) {
-		best = majority_second(rs, n, &addr);
-		if (best == 0 || best < n - margin)
-			continue;
-		for (i = 0; i < n; i++)
+		/* Nothing stripped: the second round would see the same. */
+		if (!shared_second(rs, n, n - n / 32, &addr))
+			break;
+		for (i = 0; i < n; i++) {
+			fetch_ahead(rs, n, i);
 			if (sim_len(&rs[i]) > 1 && sim_second(&rs[i]) == addr)
 				sim_strip(&rs[i]);
+		}
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		fetch_ahead(rs, n, i);
 		if (sim_len(&rs[i]) > 1 && sim_second(&rs[i]) == rs[i].t[0])
 			sim_strip(&rs[i]);
+	}
 }
 
 /* Does the simulated record read as its true stack? */
@@ -145,6 +166,7 @@ fixup_plan(const struct profile *p, unsigned char *extra,
 		simulate(rs, n);
 		bad = false;
 		for (i = 0; i < n; i++) {
+			fetch_ahead(rs, n, i);
 			if (sim_is_true(&rs[i]))
 				continue;
 			bad = true;
