@@ -594,6 +594,23 @@ maps_text(struct lay *l, bool with_kernel, struct profile *out)
 
 /* ---- translating the stacks -------------------------------------------- */
 
+/* Whether each mapping with a place is at its place's base, so that
+ * translating its addresses changes none. */
+static bool
+native_everywhere(const struct lay *l)
+{
+	size_t mi;
+
+	for (mi = 0; mi < l->as->nmaps; mi++) {
+		const struct mapping *m = &l->as->maps[mi];
+
+		if (l->map_place[mi] != 0 &&
+		    l->places[l->map_place[mi] - 1].base != m->start - m->pgoff)
+			return false;
+	}
+	return true;
+}
+
 static int
 cmp_entry_order(const void *a, const void *b)
 {
@@ -618,6 +635,7 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 	const struct mapping *last_m = NULL;	/* a frame's mapping, */
 	uint32_t last_sid = 0;			/* its space */
 	struct place *last_p = NULL;		/* and place */
+	bool identity;
 	int ret = -1;
 
 	memset(&l, 0, sizeof(l));
@@ -683,8 +701,11 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 	last_m = NULL;
 
 	/* The stacks at their new addresses, in place; then identical ones
-	 * summed, most samples first. */
-	for (i = 0; i < n; i++) {
+	 * summed, most samples first.  When every place kept its native
+	 * base (one process, the usual case), the new addresses are the old
+	 * ones: every frame's mapping has a place (the loop above). */
+	identity = native_everywhere(&l);
+	for (i = 0; i < n && !identity; i++) {
 		uint32_t sid = e[i]->space;
 		uint64_t *v = tab->pool + e[i]->off;
 
