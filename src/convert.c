@@ -59,6 +59,16 @@ struct conv {
 		int32_t tid;
 		uint32_t entry;
 	} hints[HINT_SLOTS];
+	/* The stack added next (add_stack()): its slot in the stack table
+	 * is being fetched meanwhile. */
+	struct pending {
+		uint64_t *frames;
+		size_t frames_cap;
+		uint64_t count, period, hash;
+		uint32_t n, ev, sid;
+		int32_t tid;
+		bool valid;
+	} pend;
 	/* The space of the process sampled last, kept until a record that
 	 * may change spaces comes. */
 	int32_t space_pid;
@@ -304,6 +314,78 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 	return 0;
 }
 
+/* Add the pending stack to the table, if there is one.  0, or -1 when
+ * out of memory. */
+static int
+flush_stack(struct conv *cv)
+{
+	struct pending *p = &cv->pend;
+	struct hint *h;
+	int64_t x;
+
+	if (!p->valid)
+		return 0;
+	p->valid = false;
+	x = stacktab_add_hashed(&cv->tab, p->hash, p->ev, p->sid, p->frames,
+				p->n, p->count, p->period);
+	if (x < 0)
+		return -1;
+	h = &cv->hints[(uint32_t)p->tid % HINT_SLOTS];
+	h->tid = p->tid;
+	h->entry = (uint32_t)x;
+	return 0;
+}
+
+/*
+ * Count one sample of the N frames in cv->frames, of event EV in space
+ * SID, on thread TID.  A thread's stack often repeats its previous one:
+ * the pending stack, or the entry its thread added last.  Any other
+ * stack becomes the pending one, its hash computed and its slot fetched
+ * now, and is added to the table when the next one comes (flush_stack()):
+ * the cache miss of the slot overlaps the next sample's work.  The
+ * table's entries come in the same order as without the wait.  0, or -1
+ * when out of memory.
+ */
+static int
+add_stack(struct conv *cv, uint32_t ev, uint32_t sid, int32_t tid,
+	  uint32_t n, uint64_t period)
+{
+	struct pending *p = &cv->pend;
+	struct hint *h = &cv->hints[(uint32_t)tid % HINT_SLOTS];
+	uint64_t hash, *f;
+	size_t cap;
+
+	if (p->valid && p->tid == tid && p->ev == ev && p->sid == sid &&
+	    p->n == n && memcmp(p->frames, cv->frames, (size_t)n * 8) == 0) {
+		p->count++;
+		p->period += period;
+		return 0;
+	}
+	if (h->tid == tid && stacktab_add_if(&cv->tab, h->entry, ev, sid,
+					     cv->frames, n, 1, period) >= 0)
+		return 0;
+	hash = stacktab_hash(ev, sid, cv->frames, n);
+	stacktab_prefetch(&cv->tab, hash);
+	if (flush_stack(cv) < 0)
+		return -1;
+	/* The frames become the pending stack's; its buffer, this one's. */
+	f = p->frames;
+	cap = p->frames_cap;
+	p->frames = cv->frames;
+	p->frames_cap = cv->frames_cap;
+	cv->frames = f;
+	cv->frames_cap = cap;
+	p->hash = hash;
+	p->ev = ev;
+	p->sid = sid;
+	p->tid = tid;
+	p->n = n;
+	p->count = 1;
+	p->period = period;
+	p->valid = true;
+	return 0;
+}
+
 /* A sample; PRE, if not NULL, is the view of its body decoded already
  * (by the reading thread, read_threaded()). */
 static int
@@ -435,20 +517,15 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		st->frames_capped++;
 	}
 	if (cv->ndeliv == 1) {
-		struct hint *h = &cv->hints[s->f.tid % HINT_SLOTS];
-		uint32_t hint = h->tid == (int32_t)s->f.tid ? h->entry
-							 : UINT32_MAX;
-		int64_t x = stacktab_add_hint(
-			&cv->tab, hint,
-			(uint32_t)(cv->deliv[0].attr - cv->first->attrs), sid,
-			cv->frames, (uint32_t)n, 1, cv->deliv[0].period);
-
-		if (x < 0)
+		if (add_stack(cv, (uint32_t)(cv->deliv[0].attr -
+					     cv->first->attrs),
+			      sid, (int32_t)s->f.tid, (uint32_t)n,
+			      cv->deliv[0].period) < 0)
 			goto nomem;
-		h->tid = (int32_t)s->f.tid;
-		h->entry = (uint32_t)x;
 		return 0;
 	}
+	if (flush_stack(cv) < 0)
+		goto nomem;
 	for (k = 0; k < cv->ndeliv; k++)
 		if (stacktab_add(&cv->tab,
 				 (uint32_t)(cv->deliv[k].attr - cv->first->attrs),
@@ -1129,6 +1206,11 @@ convert_run(struct perfdata *const *pds, size_t npds,
 				goto nomem;
 		}
 		r_input = read_all(&cv, err);
+		if (r_input == 0 && flush_stack(&cv) < 0)
+			r_input = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+					   "out of memory after %llu distinct "
+					   "stacks",
+					   (unsigned long long)cv.tab.nr);
 		/* Every record is used: the pages of the file stay out of
 		 * the resident set while the profile is made (they come
 		 * back from the page cache if read again). */
@@ -1255,6 +1337,7 @@ out:
 	free(sel);
 	free(procs);
 	free(cv.frames);
+	free(cv.pend.frames);
 	free(cv.uframes);
 	free(cv.deliv);
 	stacktab_release(&cv.tab);

@@ -61,6 +61,28 @@ int64_t stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
 			  uint32_t space, const uint64_t *pcs, uint32_t n,
 			  uint64_t count, uint64_t period);
 
+/* The two halves of stacktab_add_hint(), for a caller that fetches the
+ * slot of a stack ahead of adding it: if entry HINT holds the stack, add
+ * to it and return HINT, else -1 (nothing added); and the add itself,
+ * with H = stacktab_hash() of the stack. */
+int64_t stacktab_add_if(struct stacktab *t, uint32_t hint, uint32_t ev,
+			uint32_t space, const uint64_t *pcs, uint32_t n,
+			uint64_t count, uint64_t period);
+int64_t stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
+			    uint32_t space, const uint64_t *pcs, uint32_t n,
+			    uint64_t count, uint64_t period);
+uint64_t stacktab_hash(uint32_t ev, uint32_t space, const uint64_t *pcs,
+		       uint32_t n);
+
+/* Start fetching the slot where a stack of hash H is looked for first. */
+static inline void
+stacktab_prefetch(const struct stacktab *t, uint64_t h)
+{
+	if (t->nslots != 0)
+		__builtin_prefetch(&t->slots[(size_t)(h >> 32) &
+					     (t->nslots - 1)]);
+}
+
 /* The entry of stack PCS[0..N) of event EV in SPACE, or NULL. */
 const struct stack_entry *stacktab_find(const struct stacktab *t,
 					uint32_t ev, uint32_t space,

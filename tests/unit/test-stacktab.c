@@ -49,6 +49,24 @@ main(void)
 	CHECK_EQ_U64(t.entries[3].count, 1);
 	stacktab_release(&t);
 
+	/* The halves of stacktab_add_hint(): a hint that holds another
+	 * stack adds nothing; the add with the stack's hash finds it. */
+	stacktab_init(&t);
+	CHECK_EQ_U64(stacktab_add_hashed(&t, stacktab_hash(0, 1, a, 3), 0, 1,
+					 a, 3, 1, 0), 0);
+	CHECK_EQ_U64(stacktab_add_hashed(&t, stacktab_hash(0, 1, b, 3), 0, 1,
+					 b, 3, 1, 0), 1);
+	CHECK(stacktab_add_if(&t, 0, 0, 1, b, 3, 1, 0) < 0);
+	CHECK(stacktab_add_if(&t, 7, 0, 1, b, 3, 1, 0) < 0);
+	CHECK_EQ_U64(stacktab_add_if(&t, 1, 0, 1, b, 3, 2, 0), 1);
+	CHECK_EQ_U64(stacktab_add_hashed(&t, stacktab_hash(0, 1, a, 3), 0, 1,
+					 a, 3, 1, 0), 0);
+	CHECK_EQ_U64(t.nr, 2);
+	CHECK_EQ_U64(t.entries[0].count, 2);
+	CHECK_EQ_U64(t.entries[1].count, 3);
+	CHECK(stacktab_find(&t, 0, 1, b, 3) == &t.entries[1]);
+	stacktab_release(&t);
+
 	/* Periods not kept: 0. */
 	stacktab_init(&t);
 	CHECK(stacktab_add(&t, 0, 1, a, 3, 1, 10) == 0);
