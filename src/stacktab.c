@@ -136,8 +136,8 @@ int
 stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 	     const uint64_t *pcs, uint32_t n, uint64_t count, uint64_t period)
 {
-	return stacktab_add_hint(t, UINT32_MAX, ev, space, pcs, n, count,
-				 period) < 0 ? -1 : 0;
+	return stacktab_add_hashed(t, stack_hash(ev, space, pcs, n), ev, space,
+				   pcs, n, count, period) < 0 ? -1 : 0;
 }
 
 int64_t
@@ -163,19 +163,6 @@ uint64_t
 stacktab_hash(uint32_t ev, uint32_t space, const uint64_t *pcs, uint32_t n)
 {
 	return stack_hash(ev, space, pcs, n);
-}
-
-int64_t
-stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
-		  uint32_t space, const uint64_t *pcs, uint32_t n,
-		  uint64_t count, uint64_t period)
-{
-	int64_t x = stacktab_add_if(t, hint, ev, space, pcs, n, count, period);
-
-	if (x >= 0)
-		return x;
-	return stacktab_add_hashed(t, stack_hash(ev, space, pcs, n), ev, space,
-				   pcs, n, count, period);
 }
 
 int64_t

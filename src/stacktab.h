@@ -53,18 +53,13 @@ int stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
 		 const uint64_t *pcs, uint32_t n, uint64_t count,
 		 uint64_t period);
 
-/* As stacktab_add(), but trying entry HINT first (an index this function
- * returned before, or any larger value for none): a thread's stack
- * often repeats its previous one, and then neither hash nor probe is
- * needed.  Returns the entry's index, or -1 when out of memory. */
-int64_t stacktab_add_hint(struct stacktab *t, uint32_t hint, uint32_t ev,
-			  uint32_t space, const uint64_t *pcs, uint32_t n,
-			  uint64_t count, uint64_t period);
-
-/* The two halves of stacktab_add_hint(), for a caller that fetches the
- * slot of a stack ahead of adding it: if entry HINT holds the stack, add
- * to it and return HINT, else -1 (nothing added); and the add itself,
- * with H = stacktab_hash() of the stack. */
+/* For a caller that knows where a stack may already be, or fetches its
+ * slot ahead of adding it.  stacktab_add_if(): if entry HINT (an index
+ * returned before) holds the stack, add to it and return HINT; else -1,
+ * nothing added.  A thread's stack often repeats its previous one, and
+ * then neither hash nor probe is needed.  stacktab_add_hashed(): as
+ * stacktab_add(), with H = stacktab_hash() of the stack; returns the
+ * entry's index, or -1 when out of memory. */
 int64_t stacktab_add_if(struct stacktab *t, uint32_t hint, uint32_t ev,
 			uint32_t space, const uint64_t *pcs, uint32_t n,
 			uint64_t count, uint64_t period);

@@ -49,8 +49,8 @@ main(void)
 	CHECK_EQ_U64(t.entries[3].count, 1);
 	stacktab_release(&t);
 
-	/* The halves of stacktab_add_hint(): a hint that holds another
-	 * stack adds nothing; the add with the stack's hash finds it. */
+	/* A hint that holds another stack adds nothing; the add with the
+	 * stack's hash finds it. */
 	stacktab_init(&t);
 	CHECK_EQ_U64(stacktab_add_hashed(&t, stacktab_hash(0, 1, a, 3), 0, 1,
 					 a, 3, 1, 0), 0);
