@@ -1104,6 +1104,10 @@ emit(struct conv *cv, struct stack_entry **e, size_t n,
 	lo.take_pool = last;
 	if (last)
 		stacktab_drop_index(&cv->tab);
+	/* The stacks are read from here on: the first profile unpacks them,
+	 * without the index when it is the last. */
+	if (stacktab_unpack(&cv->tab) < 0)
+		goto nomem;
 	if (layout_build(&cv->as, &cv->tab, e, n, &lo, &out, &ls, err) < 0)
 		goto out;
 	r->places = ls.places;
@@ -1175,6 +1179,9 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	cv.st = st;
 	addrspace_init(&cv.as);
 	stacktab_init(&cv.tab);
+	/* Packed while the samples are read: the stacks' PCs take a third
+	 * of their size or less until the profile is made. */
+	stacktab_pack(&cv.tab);
 	if (o->weight == CONVERT_WEIGHT_PERIOD)
 		stacktab_keep_periods(&cv.tab);
 
@@ -1237,8 +1244,8 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	st->slot_bits = slot_bits(pd, o);
 
 	/* The stacks of the event, and their processes. */
-	/* (room for a second list: one process's, with --split) */
-	sel = malloc(2 * (cv.tab.nr + 1) * sizeof(*sel));
+	/* (with --split, room for a second list: one process's) */
+	sel = malloc((o->split ? 2 : 1) * (cv.tab.nr + 1) * sizeof(*sel));
 	if (sel == NULL)
 		goto nomem;
 	for (i = 0; i < cv.as.nprocs; i++)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The stack table (see stacktab.h): open addressing over entry indices,
- * with the PCs kept in one pool so that an entry costs 40 bytes plus
- * 8 per frame.  The hash mixes one 64-bit word per step.  Its upper 32
+ * with the PCs kept in one pool (or packed) so that an entry costs 24
+ * bytes, 8 to 16 bytes of slots, and 8 bytes per frame (2 to 3 packed).  The hash mixes one 64-bit word per step.  Its upper 32
  * bits choose the slot and sit in the slot next to the entry index, so
  * that a probe reads an entry (a likely cache miss in a large table) only
  * when they match, and the table can grow without the entries.
@@ -63,8 +63,227 @@ stacktab_keep_periods(struct stacktab *t)
 }
 
 void
+stacktab_pack(struct stacktab *t)
+{
+	t->packed_mode = true;
+}
+
+/* The most bytes a packed PC takes: 64 bits, 7 a byte. */
+#define PACKED_MAX 10
+
+static unsigned char *
+pack_pcs(unsigned char *p, const uint64_t *pcs, uint32_t n)
+{
+	uint64_t prev = 0, d, z;
+	uint32_t k;
+
+	for (k = 0; k < n; k++) {
+		d = pcs[k] - prev;
+		z = d << 1 ^ (0 - (d >> 63));	/* zigzag: small either way */
+		prev = pcs[k];
+		while (z >= 0x80) {
+			*p++ = (unsigned char)(z | 0x80);
+			z >>= 7;
+		}
+		*p++ = (unsigned char)z;
+	}
+	return p;
+}
+
+/* The next PC of a packed stack, after PREV; *PP moves past it.  Only
+ * what pack_pcs() wrote is read: no bound is needed. */
+static inline uint64_t
+unpack_pc(const unsigned char **pp, uint64_t prev)
+{
+	const unsigned char *p = *pp;
+	uint64_t z = *p & 0x7f;
+	unsigned shift = 7;
+
+	while (*p++ & 0x80) {
+		z |= (uint64_t)(*p & 0x7f) << shift;
+		shift += 7;
+	}
+	*pp = p;
+	return prev + ((z >> 1) ^ (0 - (z & 1)));
+}
+
+static void
+unpack_pcs(const unsigned char *p, uint64_t *pcs, uint32_t n)
+{
+	uint64_t pc = 0;
+	uint32_t k;
+
+	for (k = 0; k < n; k++)
+		pcs[k] = pc = unpack_pc(&p, pc);
+}
+
+/* Whether entry E holds stack PCS[0..N) of EV in SPACE. */
+static inline bool
+same_stack(const struct stacktab *t, const struct stack_entry *e,
+	   uint32_t ev, uint32_t space, const uint64_t *pcs, uint32_t n)
+{
+	const unsigned char *p;
+	uint64_t pc = 0;
+	uint32_t k;
+
+	if (e->n != n || e->space != space || e->ev != ev)
+		return false;
+	if (!t->packed_mode)
+		return memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0;
+	p = t->packed + e->off;
+	for (k = 0; k < n; k++) {
+		pc = unpack_pc(&p, pc);
+		if (pc != pcs[k])
+			return false;
+	}
+	return true;
+}
+
+/* The room (in items of SIZE bytes) of an array of CAP items, LEN used,
+ * doubled until MORE fit (from FIRST when empty); 0 on overflow. */
+static size_t
+doubled(size_t cap, size_t len, size_t more, size_t size, size_t first)
+{
+	size_t nc = cap ? cap : first;
+
+	while (nc - len < more) {
+		if (nc > SIZE_MAX / 2 / size)
+			return 0;
+		nc *= 2;
+	}
+	return nc;
+}
+
+/* The PCs appended to the pool, or packed; the offset of the first in
+ * *OFF.  0, or -1 when out of memory or past the limits. */
+static int
+append_pcs(struct stacktab *t, const uint64_t *pcs, uint32_t n, size_t *off)
+{
+	if (t->packed_mode) {
+		size_t most = (size_t)n * PACKED_MAX;
+
+		if (t->npcs + n > STACKTAB_MAX_POOL ||
+		    t->packed_len + most > STACKTAB_MAX_POOL)
+			return -1;
+		if (t->packed_cap - t->packed_len < most) {
+			size_t nc = doubled(t->packed_cap, t->packed_len, most,
+					    1, 65536);
+			unsigned char *np = nc ? realloc(t->packed, nc) : NULL;
+
+			if (np == NULL)
+				return -1;
+			t->packed = np;
+			t->packed_cap = nc;
+		}
+		*off = t->packed_len;
+		t->packed_len = (size_t)(pack_pcs(t->packed + t->packed_len,
+						  pcs, n) - t->packed);
+		t->npcs += n;
+		if (n > t->max_n)
+			t->max_n = n;
+		return 0;
+	}
+	if (t->pool_len + n > STACKTAB_MAX_POOL)
+		return -1;
+	if (t->pool_cap - t->pool_len < n) {
+		size_t nc = doubled(t->pool_cap, t->pool_len, n, 8, 8192);
+		uint64_t *np = nc ? realloc(t->pool, nc * 8) : NULL;
+
+		if (np == NULL)
+			return -1;
+		t->pool = np;
+		t->pool_cap = nc;
+	}
+	memcpy(t->pool + t->pool_len, pcs, (size_t)n * 8);
+	*off = t->pool_len;
+	t->pool_len += n;
+	return 0;
+}
+
+int
+stacktab_unpack(struct stacktab *t)
+{
+	size_t i, raw, need, pc, end, tmp_n = 0;
+	unsigned char *buf;
+	uint64_t *tmp = NULL;
+	bool in_place = true;
+
+	if (!t->packed_mode)
+		return 0;
+	if (t->npcs > SIZE_MAX / 8)
+		return -1;
+	raw = (size_t)t->npcs * 8;
+	/* The stacks are unpacked from the last to the first, each to its
+	 * place in the same memory: that place must not hold the packed
+	 * bytes of an earlier stack (true unless PCs took more than 8
+	 * bytes packed), and a stack whose place overlaps its own packed
+	 * bytes goes through a copy. */
+	for (i = 0, pc = 0; i < t->nr; i++) {
+		end = i + 1 < t->nr ? t->entries[i + 1].off : t->packed_len;
+		if (pc * 8 < t->entries[i].off)
+			in_place = false;
+		if (pc * 8 < end && t->entries[i].n > tmp_n)
+			tmp_n = t->entries[i].n;
+		pc += t->entries[i].n;
+	}
+	need = raw > t->packed_len ? raw : t->packed_len;
+	if (!in_place) {
+		buf = malloc(raw ? raw : 1);
+		if (buf == NULL)
+			return -1;
+		for (i = 0, pc = 0; i < t->nr; i++) {
+			unpack_pcs(t->packed + t->entries[i].off,
+				   (uint64_t *)buf + pc, (uint32_t)t->entries[i].n);
+			t->entries[i].off = pc;
+			pc += t->entries[i].n;
+		}
+		free(t->packed);
+		need = raw;
+	} else {
+		if (tmp_n > 0) {
+			tmp = malloc(tmp_n * sizeof(*tmp));
+			if (tmp == NULL)
+				return -1;
+		}
+		buf = realloc(t->packed, need ? need : 1);
+		if (buf == NULL) {
+			free(tmp);
+			return -1;
+		}
+		end = t->packed_len;
+		for (i = t->nr, pc = t->npcs; i-- > 0;) {
+			struct stack_entry *e = &t->entries[i];
+			uint32_t n = (uint32_t)e->n;
+			size_t start = e->off;
+
+			pc -= n;
+			if (pc * 8 >= end) {
+				unpack_pcs(buf + start, (uint64_t *)buf + pc, n);
+			} else {
+				unpack_pcs(buf + start, tmp, n);
+				memmove((uint64_t *)buf + pc, tmp,
+					(size_t)n * 8);
+			}
+			e->off = pc;
+			end = start;
+		}
+		free(tmp);
+	}
+	t->pool = (uint64_t *)(void *)buf;
+	t->pool_len = t->npcs;
+	t->pool_cap = need / 8;
+	t->packed = NULL;
+	t->packed_len = t->packed_cap = 0;
+	t->npcs = 0;
+	t->max_n = 0;
+	t->packed_mode = false;
+	return 0;
+}
+
+void
 stacktab_release(struct stacktab *t)
 {
+	free(t->packed);
 	free(t->periods);
 	free(t->entries);
 	free(t->pool);
@@ -113,8 +332,7 @@ probe(const struct stacktab *t, uint64_t h, uint32_t ev, uint32_t space,
 		if ((t->slots[j] & 0xffffffff00000000ULL) != tag)
 			continue;
 		e = &t->entries[(uint32_t)t->slots[j] - 1];
-		if (e->n == n && e->space == space && e->ev == ev &&
-		    memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0)
+		if (same_stack(t, e, ev, space, pcs, n))
 			break;
 	}
 	return j;
@@ -150,8 +368,7 @@ stacktab_add_if(struct stacktab *t, uint32_t hint, uint32_t ev,
 	if (hint >= t->nr)
 		return -1;
 	e = &t->entries[hint];
-	if (e->n != n || e->space != space || e->ev != ev ||
-	    memcmp(t->pool + e->off, pcs, (size_t)n * 8) != 0)
+	if (!same_stack(t, e, ev, space, pcs, n))
 		return -1;
 	e->count += count;
 	if (t->with_periods)
@@ -171,7 +388,7 @@ stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
 		    uint64_t count, uint64_t period)
 {
 	struct stack_entry *e;
-	size_t j;
+	size_t j, off;
 
 	if ((t->nslots == 0 && t->nr > 0) || n > STACKTAB_MAX_PCS)
 		return -1;	/* stacktab_drop_index(), or too deep */
@@ -187,7 +404,7 @@ stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
 			t->periods[e - t->entries] += period;
 		return (uint32_t)t->slots[j] - 1;
 	}
-	if (t->nr >= UINT32_MAX - 1 || t->pool_len + n > STACKTAB_MAX_POOL)
+	if (t->nr >= UINT32_MAX - 1)
 		return -1;
 	if (t->nr == t->cap_entries) {
 		size_t nc = t->cap_entries ? t->cap_entries * 2 : 1024;
@@ -208,31 +425,16 @@ stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
 		t->entries = ne;
 		t->cap_entries = nc;
 	}
-	if (t->pool_cap - t->pool_len < n) {
-		size_t nc = t->pool_cap ? t->pool_cap : 8192;
-		uint64_t *np;
-
-		while (nc - t->pool_len < n) {
-			if (nc > SIZE_MAX / 16)
-				return -1;
-			nc *= 2;
-		}
-		np = realloc(t->pool, nc * sizeof(*np));
-		if (np == NULL)
-			return -1;
-		t->pool = np;
-		t->pool_cap = nc;
-	}
-	memcpy(t->pool + t->pool_len, pcs, (size_t)n * 8);
+	if (append_pcs(t, pcs, n, &off) < 0)
+		return -1;
 	e = &t->entries[t->nr];
 	e->count = count;
 	if (t->with_periods)
 		t->periods[t->nr] = period;
-	e->off = t->pool_len;
+	e->off = off;
 	e->space = space;
 	e->ev = ev;
 	e->n = n;
-	t->pool_len += n;
 	t->slots[j] = (uint64_t)TAG(h) << 32 | (uint32_t)++t->nr;
 	return (int64_t)t->nr - 1;
 }
@@ -258,8 +460,10 @@ merge_hash(const struct stacktab *t, const struct stack_entry *e)
 size_t
 stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t n)
 {
-	uint64_t *s, ahead[MERGE_AHEAD];
+	uint32_t *s, tag_mask, idx_mask;
+	uint64_t ahead[MERGE_AHEAD];
 	size_t ns = 16, i, j, m = 0;
+	unsigned bits = 1;
 
 	while (ns - ns / 4 <= n) {
 		if (ns > SIZE_MAX / 2 / sizeof(*s))
@@ -271,38 +475,43 @@ stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t n)
 	s = calloc(ns, sizeof(*s));
 	if (s == NULL)
 		return SIZE_MAX;
-	/* The slots hold the hash's upper half (it also picks the slot) next
-	 * to the index + 1, as in the table itself: an entry is read only
-	 * when they match. */
+	/* A slot holds the index + 1 of an entry kept, in the fewest bits
+	 * that hold N, and above it as many of the hash's top bits as fit
+	 * (none from 2^31 stacks on): an entry is read only when they
+	 * match.  The hash's low bits pick the slot. */
+	while (bits < 32 && ((uint64_t)1 << bits) <= n)
+		bits++;
+	idx_mask = bits == 32 ? UINT32_MAX : ((uint32_t)1 << bits) - 1;
+	tag_mask = ~idx_mask;
 	for (i = 0; i < MERGE_AHEAD && i < n; i++) {
 		ahead[i] = merge_hash(t, e[i]);
-		__builtin_prefetch(&s[(size_t)TAG(ahead[i]) & (ns - 1)]);
+		__builtin_prefetch(&s[(size_t)ahead[i] & (ns - 1)]);
 	}
 	for (i = 0; i < n; i++) {
 		const uint64_t *v = t->pool + e[i]->off;
 		uint64_t h = ahead[i % MERGE_AHEAD];
-		uint64_t tag = (uint64_t)TAG(h) << 32;
+		uint32_t tag = (uint32_t)(h >> 32) & tag_mask;
 
 		if (i + MERGE_AHEAD < n) {
 			uint64_t g = merge_hash(t, e[i + MERGE_AHEAD]);
 
 			ahead[i % MERGE_AHEAD] = g;
-			__builtin_prefetch(&s[(size_t)TAG(g) & (ns - 1)]);
+			__builtin_prefetch(&s[(size_t)g & (ns - 1)]);
 		}
-		j = (size_t)TAG(h) & (ns - 1);
+		j = (size_t)h & (ns - 1);
 		for (; s[j] != 0; j = (j + 1) & (ns - 1)) {
 			struct stack_entry *x;
 
-			if ((s[j] & 0xffffffff00000000ULL) != tag)
+			if ((s[j] & tag_mask) != tag)
 				continue;
-			x = e[(uint32_t)s[j] - 1];
+			x = e[(s[j] & idx_mask) - 1];
 			if (x->n == e[i]->n &&
 			    memcmp(t->pool + x->off, v,
 				   (size_t)x->n * 8) == 0)
 				break;
 		}
 		if (s[j] != 0) {
-			struct stack_entry *x = e[(uint32_t)s[j] - 1];
+			struct stack_entry *x = e[(s[j] & idx_mask) - 1];
 
 			x->count += e[i]->count;
 			if (t->with_periods)

@@ -17,7 +17,8 @@
 
 struct stack_entry {		/* 24 bytes */
 	uint64_t count;		/* samples */
-	uint64_t off : 40;	/* index of the first PC in the pool */
+	uint64_t off : 40;	/* index of the first PC in the pool (while
+				   packed: of its first byte in packed) */
 	uint64_t n : 24;	/* number of PCs, leaf first */
 	uint32_t space;		/* the address space (addrspace.h) */
 	uint32_t ev;		/* index of the event */
@@ -33,6 +34,17 @@ struct stacktab {
 	size_t nslots;
 	uint64_t *periods;	/* sum of each entry's sample periods, */
 	bool with_periods;	/* kept only when asked for */
+	/* Packed (stacktab_pack()): the PCs are kept in PACKED instead of
+	 * POOL, each as the difference from the PC before it (from 0 for
+	 * the first of a stack), zigzag-encoded and written 7 bits a byte,
+	 * low bits first, the high bit set on every byte but the last.
+	 * Frames of one stack lie close together, so that a PC takes 2 to
+	 * 3 bytes instead of 8. */
+	bool packed_mode;
+	unsigned char *packed;
+	size_t packed_len, packed_cap;	/* in bytes */
+	uint64_t npcs;		/* PCs held in PACKED */
+	uint32_t max_n;		/* the deepest stack in PACKED */
 };
 
 /* Initialise an empty table. */
@@ -42,6 +54,18 @@ void stacktab_init(struct stacktab *t);
  * entry); call before the first add.  Without it the periods given are
  * dropped and stacktab_period() is 0. */
 void stacktab_keep_periods(struct stacktab *t);
+
+/* Keep the PCs packed (see struct stacktab) until stacktab_unpack():
+ * call before the first add.  While packed, the table is added to and
+ * searched as usual, but its pool must not be read (stacktab_pcs(),
+ * stacktab_merge(), stacktab_take_pool()). */
+void stacktab_pack(struct stacktab *t);
+
+/* The PCs unpacked into the pool, for reading; the table then goes on
+ * unpacked.  The pool is made in the packed PCs' memory where it can be,
+ * so that the two are not held at once.  0, or -1 when out of memory (T
+ * is then as it was). */
+int stacktab_unpack(struct stacktab *t);
 
 /* Free what T owns; T itself may then be reused after stacktab_init(). */
 void stacktab_release(struct stacktab *t);

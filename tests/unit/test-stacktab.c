@@ -3,12 +3,127 @@
  * Unit tests of the stack table: identical (space, stack) pairs are summed,
  * anything that differs in space, depth or one frame is kept apart, and the
  * table survives many rehashes with every count intact; periods are
- * summed when kept; stacks rewritten in place are merged.
+ * summed when kept; stacks rewritten in place are merged.  A packed table
+ * holds the very entries a plain one does, and unpacks to the same PCs,
+ * in place or not.
  */
 #include "config.h"
 
+#include <stdint.h>
+#include <string.h>
+
 #include "stacktab.h"
 #include "unit.h"
+
+static uint64_t rng = 88172645463325252ULL;
+
+static uint64_t
+next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* A PC as perf records them, or one of the extremes. */
+static uint64_t
+some_pc(void)
+{
+	uint64_t r = next_rand();
+
+	switch (r % 8) {
+	case 0:
+		return 0xffffffff81000000ULL + (r >> 40);	/* kernel */
+	case 1:
+		return 0x7f0000000000ULL + (r >> 24);	/* a library */
+	case 2:
+		return (r >> 8) % 4 == 0 ? 0 : (r >> 8) % 4 == 1 ? UINT64_MAX
+		       : (r >> 8) % 4 == 2 ? (uint64_t)1 << 63 : r;
+	default:
+		return 0x555555554000ULL + (r >> 44);	/* the program */
+	}
+}
+
+/* The same adds to a packed table and a plain one; then the packed one
+ * unpacked, and used on as a plain one. */
+static void
+packed_like_plain(int wild)
+{
+	struct stacktab p, q;
+	uint64_t stacks[500][40];
+	uint32_t depth[500];
+	size_t i, k;
+
+	for (i = 0; i < 500; i++) {
+		depth[i] = (uint32_t)(next_rand() % 41);
+		for (k = 0; k < depth[i]; k++)
+			/* WILD: every PC 10 bytes packed, so that the
+			 * unpacking cannot be done in place. */
+			stacks[i][k] = wild ? (k % 2 ? (uint64_t)1 << 63 : 0)
+					    : some_pc();
+	}
+	stacktab_init(&p);
+	stacktab_init(&q);
+	stacktab_pack(&p);
+	stacktab_keep_periods(&p);
+	stacktab_keep_periods(&q);
+	for (i = 0; i < 20000; i++) {
+		size_t w = next_rand() % 500;
+		uint32_t sp = (uint32_t)(next_rand() % 2);
+		uint64_t h = stacktab_hash(0, sp, stacks[w], depth[w]);
+		int64_t x, y;
+
+		if (i % 3 == 0) {
+			x = stacktab_add_if(&p, (uint32_t)(w % 50), 0, sp,
+					    stacks[w], depth[w], 1, i);
+			y = stacktab_add_if(&q, (uint32_t)(w % 50), 0, sp,
+					    stacks[w], depth[w], 1, i);
+			CHECK(x == y);
+			if (x >= 0)
+				continue;
+		}
+		x = stacktab_add_hashed(&p, h, 0, sp, stacks[w], depth[w], 1,
+					i);
+		y = stacktab_add_hashed(&q, h, 0, sp, stacks[w], depth[w], 1,
+					i);
+		CHECK(x == y && x >= 0);
+	}
+	CHECK_EQ_U64(p.nr, q.nr);
+	/* more than 8 bytes a PC: the unpacking is not done in place */
+	CHECK(wild ? p.packed_len > 8 * q.pool_len
+		   : p.packed_len < 8 * q.pool_len);
+	CHECK(stacktab_find(&p, 0, 1, stacks[7], depth[7]) ==
+	      (stacktab_find(&q, 0, 1, stacks[7], depth[7]) == NULL
+		       ? NULL
+		       : &p.entries[stacktab_find(&q, 0, 1, stacks[7],
+						  depth[7]) - q.entries]));
+	CHECK(stacktab_unpack(&p) == 0);
+	CHECK(p.packed == NULL && p.pool_len == q.pool_len);
+	for (i = 0; i < p.nr; i++) {
+		CHECK_EQ_U64(p.entries[i].count, q.entries[i].count);
+		CHECK_EQ_U64(p.entries[i].n, q.entries[i].n);
+		CHECK_EQ_U64(p.entries[i].space, q.entries[i].space);
+		CHECK_EQ_U64(stacktab_period(&p, &p.entries[i]),
+			     stacktab_period(&q, &q.entries[i]));
+		CHECK(memcmp(stacktab_pcs(&p, &p.entries[i]),
+			     stacktab_pcs(&q, &q.entries[i]),
+			     p.entries[i].n * 8) == 0);
+	}
+	/* Unpacked, it is added to as a plain table. */
+	CHECK_EQ_U64(stacktab_add_hashed(&p, stacktab_hash(0, 0, stacks[3],
+							   depth[3]),
+					 0, 0, stacks[3], depth[3], 5, 0),
+		     stacktab_add_hashed(&q, stacktab_hash(0, 0, stacks[3],
+							   depth[3]),
+					 0, 0, stacks[3], depth[3], 5, 0));
+	CHECK(stacktab_add(&p, 0, 9, stacks[4], depth[4], 1, 0) == 0);
+	CHECK_EQ_U64(p.entries[p.nr - 1].n, depth[4]);
+	CHECK(memcmp(stacktab_pcs(&p, &p.entries[p.nr - 1]), stacks[4],
+		     depth[4] * 8) == 0);
+	stacktab_release(&p);
+	stacktab_release(&q);
+}
 
 int
 main(void)
@@ -97,6 +212,18 @@ main(void)
 	}
 	/* 33334 stacks of count 1, 33333 of 2 and 33333 of 3 */
 	CHECK_EQ_U64(total, 199999);
+	stacktab_release(&t);
+
+	packed_like_plain(0);
+	packed_like_plain(1);
+
+	/* Nothing packed: unpacked to nothing. */
+	stacktab_init(&t);
+	stacktab_pack(&t);
+	CHECK(stacktab_unpack(&t) == 0);
+	CHECK_EQ_U64(t.pool_len, 0);
+	CHECK(stacktab_add(&t, 0, 1, a, 3, 1, 0) == 0);
+	CHECK_EQ_U64(stacktab_pcs(&t, &t.entries[0])[2], a[2]);
 	stacktab_release(&t);
 	return unit_exit();
 }
