@@ -623,6 +623,68 @@ cmp_entry_order(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/*
+ * E sorted as cmp_entry_order() sorts it.  E usually comes in the order
+ * the stacks were first seen (the pool's): then a stable sort by count
+ * alone gives that order, and a radix sort on the count's bytes (only
+ * the bytes that differ; with counts under 256, one pass) does it in
+ * linear time, where qsort() took a tenth of the layout of 700k stacks.
+ * 0, or -1 when out of memory.
+ */
+static int
+sort_entries(struct stack_entry **e, size_t n)
+{
+	size_t (*hist)[256], i, b, sum;
+	struct stack_entry **tmp, **src = e, **dst, **t;
+	uint64_t key0;
+
+	for (i = 1; i < n; i++)
+		if (e[i - 1]->off > e[i]->off)
+			break;
+	if (i < n || n < 2) {
+		qsort(e, n, sizeof(*e), cmp_entry_order);
+		return 0;
+	}
+	hist = calloc(8, sizeof(*hist));
+	tmp = malloc(n * sizeof(*tmp));
+	if (hist == NULL || tmp == NULL) {
+		free(hist);
+		free(tmp);
+		return -1;
+	}
+	/* Keys ~count: ascending keys are descending counts. */
+	for (i = 0; i < n; i++) {
+		uint64_t k = ~e[i]->count;
+
+		for (b = 0; b < 8; b++)
+			hist[b][(k >> (8 * b)) & 0xff]++;
+	}
+	key0 = ~e[0]->count;
+	dst = tmp;
+	for (b = 0; b < 8; b++) {
+		size_t *h = hist[b];
+
+		if (h[(key0 >> (8 * b)) & 0xff] == n)
+			continue;	/* one value: nothing to sort */
+		for (i = 0, sum = 0; i < 256; i++) {
+			size_t c = h[i];
+
+			h[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[h[(~src[i]->count >> (8 * b)) & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != e)
+		memcpy(e, src, n * sizeof(*e));
+	free(tmp);
+	free(hist);
+	return 0;
+}
+
 int
 layout_build(struct addrspace *as, struct stacktab *tab,
 	     struct stack_entry **e, size_t n,
@@ -740,7 +802,8 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 			e[i]->count = c ? c : 1;
 		}
 	}
-	qsort(e, n, sizeof(*e), cmp_entry_order);
+	if (sort_entries(e, n) < 0)
+		goto nomem;
 	if (o->take_pool) {
 		/* The profile's records point into the table's pool, in
 		 * their order: no copy of the stacks. */
