@@ -24,6 +24,12 @@ struct writer {
 	bool failed;
 };
 
+#ifdef WORDS_BIGENDIAN
+#define HOST_BIG true
+#else
+#define HOST_BIG false
+#endif
+
 static void
 w_flush(struct writer *w)
 {
@@ -129,6 +135,11 @@ cpuprof_write(const struct profile *p, int fd, struct p2g_error *err)
 
 		w_slot(&w, r->count);
 		w_slot(&w, r->n);
+		if (w.slot == 8 && w.big == HOST_BIG) {
+			/* the PCs as they are in memory: a copy */
+			w_bytes(&w, p->pcs + r->off, (size_t)r->n * 8);
+			continue;
+		}
 		for (j = 0; j < r->n; j++)
 			w_slot(&w, p->pcs[r->off + j]);
 	}
