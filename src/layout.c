@@ -697,7 +697,7 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 	const struct mapping *last_m = NULL;	/* a frame's mapping, */
 	uint32_t last_sid = 0;			/* its space */
 	struct place *last_p = NULL;		/* and place */
-	bool identity;
+	bool identity, one_space = true;	/* and one event */
 	int ret = -1;
 
 	memset(&l, 0, sizeof(l));
@@ -715,6 +715,8 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 		uint32_t sid = e[i]->space;
 		const uint64_t *v = stacktab_pcs(tab, e[i]);
 
+		one_space = one_space && sid == e[0]->space &&
+			    e[i]->ev == e[0]->ev;
 		if (!seen[sid]) {
 			const struct space *sp = &as->spaces[sid];
 
@@ -788,9 +790,13 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 			}
 		}
 	}
-	n = stacktab_merge(tab, e, n);
-	if (n == SIZE_MAX)
-		goto nomem;
+	/* The table holds each stack once per event and space: with one of
+	 * each and nothing moved, no two can have become identical. */
+	if (!identity || !one_space) {
+		n = stacktab_merge(tab, e, n);
+		if (n == SIZE_MAX)
+			goto nomem;
+	}
 	if (o->period_unit != 0) {
 		/* Each stack counts its periods in whole units, rounded to
 		 * the nearest, and at least 1. */

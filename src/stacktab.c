@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The stack table (see stacktab.h): open addressing over entry indices,
- * with the PCs kept in one pool (or packed) so that an entry costs 24
- * bytes, 8 to 16 bytes of slots, and 8 bytes per frame (2 to 3 packed).  The hash mixes one 64-bit word per step.  Its upper 32
+ * with the PCs kept in one pool (or packed) so that a stack costs 24
+ * bytes of entry, 11 to 21 bytes of slots, and 8 bytes per frame (about
+ * 4 packed).  The hash mixes one 64-bit word per step.  Its upper 32
  * bits choose the slot and sit in the slot next to the entry index, so
  * that a probe reads an entry (a likely cache miss in a large table) only
  * when they match, and the table can grow without the entries.
@@ -68,73 +69,91 @@ stacktab_pack(struct stacktab *t)
 	t->packed_mode = true;
 }
 
-/* The most bytes a packed PC takes: 64 bits, 7 a byte. */
-#define PACKED_MAX 10
+/*
+ * Packed, a PC is one 32-bit word, the difference from the PC before it
+ * (from 0 for the first of a stack), when that difference fits a signed
+ * 32-bit word: it does between the frames of one binary, and for kernel
+ * addresses from 0.  Otherwise it is PACKED_ESC and the PC in two words,
+ * low half first.  The difference -2^31 is escaped too, its word being
+ * the escape's.
+ */
+#define PACKED_ESC 0x80000000u
+#define PACKED_MAX 3		/* the most words a PC takes */
 
-static unsigned char *
-pack_pcs(unsigned char *p, const uint64_t *pcs, uint32_t n)
+/* Whether the difference D is packed in one word. */
+static inline bool
+one_word(uint64_t d)
 {
-	uint64_t prev = 0, d, z;
+	return d + 0x80000000u - 1 < 0xffffffffu;
+}
+
+static uint32_t *
+pack_pcs(uint32_t *w, const uint64_t *pcs, uint32_t n)
+{
+	uint64_t prev = 0, d;
 	uint32_t k;
 
 	for (k = 0; k < n; k++) {
 		d = pcs[k] - prev;
-		z = d << 1 ^ (0 - (d >> 63));	/* zigzag: small either way */
 		prev = pcs[k];
-		while (z >= 0x80) {
-			*p++ = (unsigned char)(z | 0x80);
-			z >>= 7;
+		if (one_word(d)) {
+			*w++ = (uint32_t)d;
+		} else {
+			w[0] = PACKED_ESC;
+			w[1] = (uint32_t)prev;
+			w[2] = (uint32_t)(prev >> 32);
+			w += 3;
 		}
-		*p++ = (unsigned char)z;
 	}
-	return p;
-}
-
-/* The next PC of a packed stack, after PREV; *PP moves past it.  Only
- * what pack_pcs() wrote is read: no bound is needed. */
-static inline uint64_t
-unpack_pc(const unsigned char **pp, uint64_t prev)
-{
-	const unsigned char *p = *pp;
-	uint64_t z = *p & 0x7f;
-	unsigned shift = 7;
-
-	while (*p++ & 0x80) {
-		z |= (uint64_t)(*p & 0x7f) << shift;
-		shift += 7;
-	}
-	*pp = p;
-	return prev + ((z >> 1) ^ (0 - (z & 1)));
+	return w;
 }
 
 static void
-unpack_pcs(const unsigned char *p, uint64_t *pcs, uint32_t n)
+unpack_pcs(const uint32_t *w, uint64_t *pcs, uint32_t n)
 {
 	uint64_t pc = 0;
 	uint32_t k;
 
-	for (k = 0; k < n; k++)
-		pcs[k] = pc = unpack_pc(&p, pc);
+	for (k = 0; k < n; k++) {
+		if (*w != PACKED_ESC) {
+			/* the word sign-extended */
+			pc += (uint64_t)(*w ^ PACKED_ESC) - PACKED_ESC;
+			w++;
+		} else {
+			pc = w[1] | (uint64_t)w[2] << 32;
+			w += 3;
+		}
+		pcs[k] = pc;
+	}
 }
 
-/* Whether entry E holds stack PCS[0..N) of EV in SPACE. */
+/* Whether entry E holds stack PCS[0..N) of EV in SPACE.  Packed, the PCs
+ * are compared packed, word by word. */
 static inline bool
 same_stack(const struct stacktab *t, const struct stack_entry *e,
 	   uint32_t ev, uint32_t space, const uint64_t *pcs, uint32_t n)
 {
-	const unsigned char *p;
-	uint64_t pc = 0;
+	const uint32_t *w;
+	uint64_t prev = 0, d;
 	uint32_t k;
 
 	if (e->n != n || e->space != space || e->ev != ev)
 		return false;
 	if (!t->packed_mode)
 		return memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0;
-	p = t->packed + e->off;
+	w = t->packed + e->off;
 	for (k = 0; k < n; k++) {
-		pc = unpack_pc(&p, pc);
-		if (pc != pcs[k])
-			return false;
+		d = pcs[k] - prev;
+		prev = pcs[k];
+		if (one_word(d)) {
+			if (*w++ != (uint32_t)d)
+				return false;
+		} else {
+			if (w[0] != PACKED_ESC || w[1] != (uint32_t)prev ||
+			    w[2] != (uint32_t)(prev >> 32))
+				return false;
+			w += 3;
+		}
 	}
 	return true;
 }
@@ -167,8 +186,8 @@ append_pcs(struct stacktab *t, const uint64_t *pcs, uint32_t n, size_t *off)
 			return -1;
 		if (t->packed_cap - t->packed_len < most) {
 			size_t nc = doubled(t->packed_cap, t->packed_len, most,
-					    1, 65536);
-			unsigned char *np = nc ? realloc(t->packed, nc) : NULL;
+					    4, 16384);
+			uint32_t *np = nc ? realloc(t->packed, nc * 4) : NULL;
 
 			if (np == NULL)
 				return -1;
@@ -179,8 +198,6 @@ append_pcs(struct stacktab *t, const uint64_t *pcs, uint32_t n, size_t *off)
 		t->packed_len = (size_t)(pack_pcs(t->packed + t->packed_len,
 						  pcs, n) - t->packed);
 		t->npcs += n;
-		if (n > t->max_n)
-			t->max_n = n;
 		return 0;
 	}
 	if (t->pool_len + n > STACKTAB_MAX_POOL)
@@ -203,8 +220,8 @@ append_pcs(struct stacktab *t, const uint64_t *pcs, uint32_t n, size_t *off)
 int
 stacktab_unpack(struct stacktab *t)
 {
-	size_t i, raw, need, pc, end, tmp_n = 0;
-	unsigned char *buf;
+	size_t i, need, pc, end, tmp_n = 0;
+	uint32_t *buf;		/* a PC of the pool is two of its words */
 	uint64_t *tmp = NULL;
 	bool in_place = true;
 
@@ -212,40 +229,41 @@ stacktab_unpack(struct stacktab *t)
 		return 0;
 	if (t->npcs > SIZE_MAX / 8)
 		return -1;
-	raw = (size_t)t->npcs * 8;
 	/* The stacks are unpacked from the last to the first, each to its
 	 * place in the same memory: that place must not hold the packed
-	 * bytes of an earlier stack (true unless PCs took more than 8
-	 * bytes packed), and a stack whose place overlaps its own packed
-	 * bytes goes through a copy. */
+	 * words of an earlier stack (true unless escaped PCs outweigh the
+	 * others), and a stack whose place overlaps its own packed words
+	 * goes through a copy. */
 	for (i = 0, pc = 0; i < t->nr; i++) {
 		end = i + 1 < t->nr ? t->entries[i + 1].off : t->packed_len;
-		if (pc * 8 < t->entries[i].off)
+		if (pc * 2 < t->entries[i].off)
 			in_place = false;
-		if (pc * 8 < end && t->entries[i].n > tmp_n)
+		if (pc * 2 < end && t->entries[i].n > tmp_n)
 			tmp_n = t->entries[i].n;
 		pc += t->entries[i].n;
 	}
-	need = raw > t->packed_len ? raw : t->packed_len;
+	need = (size_t)t->npcs * 2;
 	if (!in_place) {
-		buf = malloc(raw ? raw : 1);
+		buf = malloc(need ? need * 4 : 1);
 		if (buf == NULL)
 			return -1;
 		for (i = 0, pc = 0; i < t->nr; i++) {
 			unpack_pcs(t->packed + t->entries[i].off,
-				   (uint64_t *)buf + pc, (uint32_t)t->entries[i].n);
+				   (uint64_t *)(void *)buf + pc,
+				   (uint32_t)t->entries[i].n);
 			t->entries[i].off = pc;
 			pc += t->entries[i].n;
 		}
 		free(t->packed);
-		need = raw;
 	} else {
+		if (need < t->packed_len)
+			need = t->packed_len;
 		if (tmp_n > 0) {
 			tmp = malloc(tmp_n * sizeof(*tmp));
 			if (tmp == NULL)
 				return -1;
 		}
-		buf = realloc(t->packed, need ? need : 1);
+		buf = realloc(t->packed, need ? need * 4 : 1);
 		if (buf == NULL) {
 			free(tmp);
 			return -1;
@@ -253,16 +271,16 @@ stacktab_unpack(struct stacktab *t)
 		end = t->packed_len;
 		for (i = t->nr, pc = t->npcs; i-- > 0;) {
 			struct stack_entry *e = &t->entries[i];
+			uint64_t *to = (uint64_t *)(void *)buf;
 			uint32_t n = (uint32_t)e->n;
 			size_t start = e->off;
 
 			pc -= n;
-			if (pc * 8 >= end) {
-				unpack_pcs(buf + start, (uint64_t *)buf + pc, n);
+			if (pc * 2 >= end) {
+				unpack_pcs(buf + start, to + pc, n);
 			} else {
 				unpack_pcs(buf + start, tmp, n);
-				memmove((uint64_t *)buf + pc, tmp,
-					(size_t)n * 8);
+				memmove(to + pc, tmp, (size_t)n * 8);
 			}
 			e->off = pc;
 			end = start;
@@ -271,11 +289,10 @@ stacktab_unpack(struct stacktab *t)
 	}
 	t->pool = (uint64_t *)(void *)buf;
 	t->pool_len = t->npcs;
-	t->pool_cap = need / 8;
+	t->pool_cap = need / 2;
 	t->packed = NULL;
 	t->packed_len = t->packed_cap = 0;
 	t->npcs = 0;
-	t->max_n = 0;
 	t->packed_mode = false;
 	return 0;
 }

@@ -18,7 +18,7 @@
 struct stack_entry {		/* 24 bytes */
 	uint64_t count;		/* samples */
 	uint64_t off : 40;	/* index of the first PC in the pool (while
-				   packed: of its first byte in packed) */
+				   packed: of its first word in packed) */
 	uint64_t n : 24;	/* number of PCs, leaf first */
 	uint32_t space;		/* the address space (addrspace.h) */
 	uint32_t ev;		/* index of the event */
@@ -35,16 +35,13 @@ struct stacktab {
 	uint64_t *periods;	/* sum of each entry's sample periods, */
 	bool with_periods;	/* kept only when asked for */
 	/* Packed (stacktab_pack()): the PCs are kept in PACKED instead of
-	 * POOL, each as the difference from the PC before it (from 0 for
-	 * the first of a stack), zigzag-encoded and written 7 bits a byte,
-	 * low bits first, the high bit set on every byte but the last.
-	 * Frames of one stack lie close together, so that a PC takes 2 to
-	 * 3 bytes instead of 8. */
+	 * POOL, most as one 32-bit word, the difference from the PC before
+	 * (stacktab.c).  Frames of one binary lie close together, so that
+	 * a PC takes about 4 bytes instead of 8. */
 	bool packed_mode;
-	unsigned char *packed;
-	size_t packed_len, packed_cap;	/* in bytes */
+	uint32_t *packed;
+	size_t packed_len, packed_cap;	/* in words */
 	uint64_t npcs;		/* PCs held in PACKED */
-	uint32_t max_n;		/* the deepest stack in PACKED */
 };
 
 /* Initialise an empty table. */
