@@ -1104,10 +1104,6 @@ emit(struct conv *cv, struct stack_entry **e, size_t n,
 	lo.take_pool = last;
 	if (last)
 		stacktab_drop_index(&cv->tab);
-	/* The stacks are read from here on: the first profile unpacks them,
-	 * without the index when it is the last. */
-	if (stacktab_unpack(&cv->tab) < 0)
-		goto nomem;
 	if (layout_build(&cv->as, &cv->tab, e, n, &lo, &out, &ls, err) < 0)
 		goto out;
 	r->places = ls.places;

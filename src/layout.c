@@ -704,6 +704,8 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 	memset(st, 0, sizeof(*st));
 	l.as = as;
 	l.o = o;
+	if (stacktab_unpack(tab) < 0)
+		goto nomem;
 	l.map_place = calloc(as->nmaps + 1, sizeof(*l.map_place));
 	seen = calloc(as->nspaces + 1, sizeof(*seen));
 	if (l.map_place == NULL || seen == NULL)

@@ -49,7 +49,9 @@ struct layout_stats {
  * stacks summed, most samples (or periods) first, and the maps text
  * describing the places.  The entries are used up: their PCs are
  * translated in place, identical ones summed into one entry, and E is
- * reordered; with O->take_pool, TAB must then only be released.
+ * reordered; with O->take_pool, TAB must then only be released.  A
+ * packed TAB is unpacked first (stacktab_unpack()): drop its index
+ * before, if it is no longer needed, to keep the peak low.
  * Returns 0, or -1 with ERR set (memory).
  */
 int layout_build(struct addrspace *as, struct stacktab *tab,
