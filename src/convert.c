@@ -1102,8 +1102,9 @@ emit(struct conv *cv, struct stack_entry **e, size_t n,
 	/* The last profile takes the table's PCs as they are, translated in
 	 * place: the stacks are never held twice. */
 	lo.take_pool = last;
-	if (last)
-		stacktab_drop_index(&cv->tab);
+	/* Nothing is added once the profiles are made: the index goes
+	 * before the layout unpacks the stacks (layout.h). */
+	stacktab_drop_index(&cv->tab);
 	if (layout_build(&cv->as, &cv->tab, e, n, &lo, &out, &ls, err) < 0)
 		goto out;
 	r->places = ls.places;

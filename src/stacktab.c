@@ -66,44 +66,57 @@ stacktab_keep_periods(struct stacktab *t)
 void
 stacktab_pack(struct stacktab *t)
 {
-	t->packed_mode = true;
+	if (t->nr == 0)
+		t->packed_mode = true;
 }
 
 /*
- * Packed, a PC is one 32-bit word, the difference from the PC before it
- * (from 0 for the first of a stack), when that difference fits a signed
- * 32-bit word: it does between the frames of one binary, and for kernel
- * addresses from 0.  Otherwise it is PACKED_ESC and the PC in two words,
- * low half first.  The difference -2^31 is escaped too, its word being
- * the escape's.
+ * Packed, a PC is the difference D from the PC before it (from 0 for the
+ * first of a stack), in 32-bit words:
+ *
+ *   0 and 31 bits      D in [-2^30, 2^30): between the frames of one
+ *                      binary, mostly
+ *   10 and 30 bits,    D in [-2^61, 2^61): the low 30 bits, then the
+ *   then 32 bits       next 32; any jump between user and kernel text
+ *   11 and 30 zeros,   any other PC, low half first
+ *   then 2 words
+ *
+ * so that no PC of a real program takes more than its 8 bytes (the
+ * unpacking can then be done in place), and most take 4.
  */
-#define PACKED_ESC 0x80000000u
+#define PACKED_ESC 0xc0000000u
 #define PACKED_MAX 3		/* the most words a PC takes */
 
-/* Whether the difference D is packed in one word. */
-static inline bool
-one_word(uint64_t d)
+/* The words of PC packed after PREV into W; returns how many. */
+static inline unsigned
+pack_pc(uint32_t w[PACKED_MAX], uint64_t prev, uint64_t pc)
 {
-	return d + 0x80000000u - 1 < 0xffffffffu;
+	uint64_t d = pc - prev;
+
+	if (d + ((uint64_t)1 << 30) < (uint64_t)1 << 31) {
+		w[0] = (uint32_t)d & 0x7fffffffu;
+		return 1;
+	}
+	if (d + ((uint64_t)1 << 61) < (uint64_t)1 << 62) {
+		w[0] = 0x80000000u | ((uint32_t)d & 0x3fffffffu);
+		w[1] = (uint32_t)(d >> 30);
+		return 2;
+	}
+	w[0] = PACKED_ESC;
+	w[1] = (uint32_t)pc;
+	w[2] = (uint32_t)(pc >> 32);
+	return 3;
 }
 
 static uint32_t *
 pack_pcs(uint32_t *w, const uint64_t *pcs, uint32_t n)
 {
-	uint64_t prev = 0, d;
+	uint64_t prev = 0;
 	uint32_t k;
 
 	for (k = 0; k < n; k++) {
-		d = pcs[k] - prev;
+		w += pack_pc(w, prev, pcs[k]);
 		prev = pcs[k];
-		if (one_word(d)) {
-			*w++ = (uint32_t)d;
-		} else {
-			w[0] = PACKED_ESC;
-			w[1] = (uint32_t)prev;
-			w[2] = (uint32_t)(prev >> 32);
-			w += 3;
-		}
 	}
 	return w;
 }
@@ -111,14 +124,18 @@ pack_pcs(uint32_t *w, const uint64_t *pcs, uint32_t n)
 static void
 unpack_pcs(const uint32_t *w, uint64_t *pcs, uint32_t n)
 {
-	uint64_t pc = 0;
+	uint64_t pc = 0, d;
 	uint32_t k;
 
 	for (k = 0; k < n; k++) {
-		if (*w != PACKED_ESC) {
-			/* the word sign-extended */
-			pc += (uint64_t)(*w ^ PACKED_ESC) - PACKED_ESC;
+		if (!(w[0] & 0x80000000u)) {
+			/* 31 bits, sign-extended */
+			pc += (uint64_t)(w[0] ^ 0x40000000u) - 0x40000000u;
 			w++;
+		} else if (!(w[0] & 0x40000000u)) {
+			d = (uint64_t)w[1] << 30 | (w[0] & 0x3fffffffu);
+			pc += (d ^ (uint64_t)1 << 61) - ((uint64_t)1 << 61);
+			w += 2;
 		} else {
 			pc = w[1] | (uint64_t)w[2] << 32;
 			w += 3;
@@ -128,32 +145,36 @@ unpack_pcs(const uint32_t *w, uint64_t *pcs, uint32_t n)
 }
 
 /* Whether entry E holds stack PCS[0..N) of EV in SPACE.  Packed, the PCs
- * are compared packed, word by word. */
+ * are compared packed. */
 static inline bool
 same_stack(const struct stacktab *t, const struct stack_entry *e,
 	   uint32_t ev, uint32_t space, const uint64_t *pcs, uint32_t n)
 {
 	const uint32_t *w;
-	uint64_t prev = 0, d;
-	uint32_t k;
+	uint32_t k, x[PACKED_MAX];
+	uint64_t prev = 0;
 
 	if (e->n != n || e->space != space || e->ev != ev)
 		return false;
+	if (n == 0)
+		return true;
 	if (!t->packed_mode)
 		return memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0;
 	w = t->packed + e->off;
 	for (k = 0; k < n; k++) {
-		d = pcs[k] - prev;
-		prev = pcs[k];
-		if (one_word(d)) {
-			if (*w++ != (uint32_t)d)
+		if (pack_pc(x, prev, pcs[k]) == 1) {
+			if (*w++ != x[0])
 				return false;
-		} else {
-			if (w[0] != PACKED_ESC || w[1] != (uint32_t)prev ||
-			    w[2] != (uint32_t)(prev >> 32))
+		} else if (x[0] == PACKED_ESC) {
+			if (w[0] != x[0] || w[1] != x[1] || w[2] != x[2])
 				return false;
 			w += 3;
+		} else {
+			if (w[0] != x[0] || w[1] != x[1])
+				return false;
+			w += 2;
 		}
+		prev = pcs[k];
 	}
 	return true;
 }
@@ -178,6 +199,10 @@ doubled(size_t cap, size_t len, size_t more, size_t size, size_t first)
 static int
 append_pcs(struct stacktab *t, const uint64_t *pcs, uint32_t n, size_t *off)
 {
+	if (n == 0) {
+		*off = t->packed_mode ? t->packed_len : t->pool_len;
+		return 0;
+	}
 	if (t->packed_mode) {
 		size_t most = (size_t)n * PACKED_MAX;
 
@@ -231,9 +256,9 @@ stacktab_unpack(struct stacktab *t)
 		return -1;
 	/* The stacks are unpacked from the last to the first, each to its
 	 * place in the same memory: that place must not hold the packed
-	 * words of an earlier stack (true unless escaped PCs outweigh the
-	 * others), and a stack whose place overlaps its own packed words
-	 * goes through a copy. */
+	 * words of an earlier stack (true unless PCs of three words
+	 * outweigh those of one), and a stack whose place overlaps its own
+	 * packed words goes through a copy. */
 	for (i = 0, pc = 0; i < t->nr; i++) {
 		end = i + 1 < t->nr ? t->entries[i + 1].off : t->packed_len;
 		if (pc * 2 < t->entries[i].off)
@@ -487,7 +512,7 @@ stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t n)
 			return SIZE_MAX;
 		ns *= 2;
 	}
-	if (n >= UINT32_MAX)
+	if (n >= UINT32_MAX || stacktab_unpack(t) < 0)
 		return SIZE_MAX;
 	s = calloc(ns, sizeof(*s));
 	if (s == NULL)
@@ -546,7 +571,13 @@ stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t n)
 uint64_t *
 stacktab_take_pool(struct stacktab *t, size_t *len, size_t *cap)
 {
-	uint64_t *p = t->pool;
+	uint64_t *p;
+
+	if (stacktab_unpack(t) < 0) {
+		*len = *cap = 0;
+		return NULL;
+	}
+	p = t->pool;
 
 	*len = t->pool_len;
 	*cap = t->pool_cap;

@@ -53,9 +53,10 @@ void stacktab_init(struct stacktab *t);
 void stacktab_keep_periods(struct stacktab *t);
 
 /* Keep the PCs packed (see struct stacktab) until stacktab_unpack():
- * call before the first add.  While packed, the table is added to and
- * searched as usual, but its pool must not be read (stacktab_pcs(),
- * stacktab_merge(), stacktab_take_pool()). */
+ * call before the first add (after, it does nothing).  While packed, the
+ * table is added to and searched as usual, but its pool must not be read
+ * (stacktab_pcs()); stacktab_merge() and stacktab_take_pool() unpack it
+ * first. */
 void stacktab_pack(struct stacktab *t);
 
 /* The PCs unpacked into the pool, for reading; the table then goes on
@@ -119,7 +120,8 @@ void stacktab_drop_index(struct stacktab *t);
 size_t stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t n);
 
 /* Hand T's pool of PCs to the caller, who must free() it; its length
- * and room go to *LEN and *CAP.  T must then only be released. */
+ * and room go to *LEN and *CAP.  T must then only be released.  NULL
+ * when a packed T cannot be unpacked (out of memory). */
 uint64_t *stacktab_take_pool(struct stacktab *t, size_t *len, size_t *cap);
 
 /* The sum of the periods of entry E's samples (stacktab_keep_periods()). */
