@@ -1176,8 +1176,8 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	cv.st = st;
 	addrspace_init(&cv.as);
 	stacktab_init(&cv.tab);
-	/* Packed while the samples are read: the stacks' PCs take a third
-	 * of their size or less until the profile is made. */
+	/* Packed while the samples are read: the stacks' PCs take about
+	 * half their size until the profile is made. */
 	stacktab_pack(&cv.tab);
 	if (o->weight == CONVERT_WEIGHT_PERIOD)
 		stacktab_keep_periods(&cv.tab);
