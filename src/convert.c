@@ -747,7 +747,11 @@ read_loop(struct perfdata *pd, const struct convert_opts *o,
 			if (pd->dir == NULL &&
 			    order_round(&rs->q, pd, fn, ctx, err) < 0)
 				return -1;
-		} else if (order_record_time(pd, &rec, &t)) {
+		} else if (order_record_time(pd, &rec, &t) && t != 0 &&
+			   t != UINT64_MAX) {
+			/* As in perf, a record without a real time (0 in
+			 * the records perf makes up for what ran before it
+			 * started) is not held back. */
 			if (order_push(&rs->q, pd, &rec, t, fn, ctx, err) < 0)
 				return -1;
 		} else if (fn(ctx, &rec, err) < 0) {
@@ -957,6 +961,7 @@ read_all(struct conv *cv, struct p2g_error *err)
 		r = read_threaded(cv, &rs, err);
 	else
 		r = read_loop(cv->pd, cv->o, &rs, NULL, dispatch, cv, err);
+	cv->st->late += rs.q.late;
 	order_release(&rs.q);
 	return r < 0 ? -1 : 0;
 }

@@ -167,6 +167,7 @@ pop(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
 		__builtin_prefetch(next + 64);
 		__builtin_prefetch(next + 128);
 	}
+	q->last_time = e->time;
 	rec.type = load32(e->data, pd->big_endian);
 	rec.misc = load16(e->data + 4, pd->big_endian);
 	rec.size = load16(e->data + 6, pd->big_endian);
@@ -323,6 +324,8 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 	}
 	if (make_room(q) < 0)
 		goto nomem;
+	if (time < q->last_time)
+		q->late++;
 	/* The record extends the last run if it is not earlier than the
 	 * run's last record; an empty last run takes anything. */
 	run = q->nruns ? &q->runs[q->nruns - 1] : NULL;

@@ -56,6 +56,10 @@ struct order {
 	uint64_t round_max;	/* latest time queued this round */
 	uint64_t flush_upto;	/* set by the previous round */
 	size_t max_bytes;	/* the bound on bytes held */
+	uint64_t last_time;	/* of the record given back last */
+	uint64_t late;		/* records queued with a time before it:
+				   given back out of order, as perf counts
+				   its "out of order events" */
 };
 
 /* Called for each record given back; returns 0 or -1 to stop. */

@@ -455,6 +455,9 @@ print_stats(const struct convert_stats *st)
 	if (st->other_events)
 		fprintf(stderr, "  samples of other events  %12" PRIu64 "\n",
 			st->other_events);
+	if (st->late)
+		fprintf(stderr, "  records out of order     %12" PRIu64 "\n",
+			st->late);
 	if (st->frames_capped)
 		fprintf(stderr, "  stacks cut at max-stack  %12" PRIu64 "\n",
 			st->frames_capped);
@@ -954,6 +957,12 @@ main(int argc, char **argv)
 			     st.dwarf_no_binary + st.dwarf_partial,
 			     st.dwarf_samples, st.dwarf_no_binary,
 			     o.symfs ? "" : "; see --symfs");
+	if (st.late)
+		message_warning(input_name, P2G_NO_OFFSET,
+				"%" PRIu64 " records came after later ones "
+				"had been used (out of order, as perf "
+				"reports them too): used where they came",
+				st.late);
 	if (st.period_guessed)
 		message_warning(input_name, P2G_NO_OFFSET,
 				"event %s has a fixed period of %" PRIu64

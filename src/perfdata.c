@@ -1214,8 +1214,13 @@ perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		default:
 			break;
 		}
+		/* The end of a round of the ring buffers is the reader's
+		 * cue to put records in time order (order.h); other records
+		 * made by perf itself are nobody's business. */
+		if (rec->type == PERF_RECORD_FINISHED_ROUND)
+			return 1;
 		if (rec->type >= PERF_RECORD_USER_TYPE_START)
-			continue;	/* other perf-made records */
+			continue;
 		rec->attr = trailer_attr(pd, p, size);
 		return 1;
 	}
