@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A regular input is mapped (src/input.c): if another process truncates
+# it while perf2gperf reads it, the next page read past the new end
+# raises SIGBUS.  perf2gperf must then say "INPUT: the file shrank while
+# it was read", exit 2 and leave no output, not even a temporary file.
+#
+# Made deterministic without timing: with -o OUT A B, every input is
+# opened before any is read, and a file input is mapped when it is opened
+# while a named pipe is read to its end when it is opened.  So with A a
+# copy of a fixture and B a FIFO, perf2gperf maps A, then waits on B; A
+# is truncated then (B seen open in /proc/PID/fd, A still mapped in
+# /proc/PID/maps), B is fed and closed, and the reading of A runs into
+# the pages that are gone.  The same run
+# without the truncation must succeed, so that the failure is the
+# truncation's.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
+
+need_cmd mkfifo truncate
+file=$(testfile multi.perf.data)
+pipe=$(testfile multi-pipe.perf.data)
+[ -d /proc/self/fd ] || skip "no /proc"
+
+# wait_for WHAT CMD...: poll CMD for up to 20 s (perf2gperf is $pid)
+wait_for() {
+	_wf_what=$1
+	shift
+	_wf_n=0
+	until "$@"; do
+		_wf_n=$((_wf_n + 1))
+		if [ $_wf_n -gt 200 ]; then
+			kill $pid 2> /dev/null || :
+			hard_error "perf2gperf never $_wf_what"
+		fi
+		sleep 0.1
+	done
+}
+
+is_mapped() {
+	grep -q "/a\.data\$" /proc/$pid/maps 2> /dev/null
+}
+
+exited() {
+	[ ! -e /proc/$pid ] || grep -q '^[0-9]* (.*) Z' /proc/$pid/stat
+}
+
+has_fifo() {
+	ls -l /proc/$pid/fd 2> /dev/null | grep -q "b\.fifo\$"
+}
+
+# run TRUNCATE: convert a.data and b.fifo into out.prof; with TRUNCATE
+# set, a.data is truncated while perf2gperf waits on b.fifo.
+run() {
+	rm -f a.data b.fifo out.prof out.prof.tmp*
+	cp "$file" a.data
+	mkfifo b.fifo
+	# Opened read-write, the FIFO never blocks this shell, and it has a
+	# writer before perf2gperf opens it.
+	exec 3<> b.fifo
+	"$PERF2GPERF" -q -o out.prof a.data b.fifo > out 2> err 3>&- &
+	pid=$!
+	# Once b.fifo is open, a.data has been opened and read as far as
+	# perfdata_open() reads, and is still mapped.
+	wait_for "opened b.fifo" has_fifo
+	is_mapped || hard_error "a.data is not mapped while b.fifo is read"
+	if [ "$1" = yes ]; then
+		truncate -s 0 a.data
+	fi
+	cat "$pipe" >&3
+	exec 3>&-
+	wait_for "ended" exited
+	set +e
+	wait $pid
+	rc=$?
+	set -e
+}
+
+run no
+[ $rc = 0 ] || fail "without truncation: exit $rc: $(cat err)"
+[ -s out.prof ] || fail "without truncation: no profile"
+"$GPERFCHECK" -q out.prof || fail "without truncation: a bad profile"
+
+run yes
+[ $rc = 2 ] || fail "a truncated input gives exit $rc, not 2: $(cat err)"
+check_grep "perf2gperf: a.data: the file shrank while it was read"
+[ ! -e out.prof ] || fail "an output was left behind"
+for f in out.prof.tmp*; do
+	[ -e "$f" ] && fail "temporary file left behind: $f"
+done
+exit 0
