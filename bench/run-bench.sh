@@ -460,6 +460,9 @@ profile_case() {
 
 step_profile() {
 	: > "$BENCH_DIR/callgrind.tsv"
+	# The table names the binary these counts are of: a run without
+	# this step prints the counts of an earlier one.
+	sha256sum "$P2G" | cut -c1-16 > "$BENCH_DIR/callgrind.binary"
 	for c in $CASES; do
 		profile_case "$c"
 	done
@@ -545,6 +548,12 @@ step_table() {
 	}' "$BENCH_DIR/cases.tsv" "$BENCH_DIR/runs.tsv"
 	if [ -s "$BENCH_DIR/callgrind.tsv" ]; then
 		echo
+		echo "callgrind, one run on each cut, of binary" \
+			"$(cat "$BENCH_DIR/callgrind.binary" 2>/dev/null ||
+			   echo '(not recorded)')$(
+			   [ "$(cat "$BENCH_DIR/callgrind.binary" 2>/dev/null)" = \
+			     "$(sha256sum "$P2G" | cut -c1-16)" ] ||
+			   echo ', not the one timed above')"
 		printf '%-8s %10s %8s %14s %8s %10s\n' input bytes samples Ir \
 			Ir/byte Ir/sample
 		awk -F '\t' '{ printf "%-8s %10d %8d %14d %8.1f %10.0f\n",
