@@ -957,12 +957,19 @@ main(int argc, char **argv)
 			     st.dwarf_no_binary + st.dwarf_partial,
 			     st.dwarf_samples, st.dwarf_no_binary,
 			     o.symfs ? "" : "; see --symfs");
-	if (st.late)
+	if (st.late) {
+		bool dir = false;
+
+		for (k = 0; k < ninputs; k++)
+			dir = dir || pds[k]->dir != NULL;
 		message_warning(input_name, P2G_NO_OFFSET,
 				"%" PRIu64 " records came after later ones "
-				"had been used (out of order, as perf "
-				"reports them too): used where they came",
-				st.late);
+				"had been used, and were used out of time "
+				"order%s", st.late,
+				dir ? " (the files of a perf.data directory "
+				      "are read one after the other)"
+				    : "");
+	}
 	if (st.period_guessed)
 		message_warning(input_name, P2G_NO_OFFSET,
 				"event %s has a fixed period of %" PRIu64
