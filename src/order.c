@@ -314,6 +314,10 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 	struct order_run *run;
 	bool new_run;
 
+	/* Late against what was given back before it came, as perf counts
+	 * (not against what its own coming gives back). */
+	if (time < q->last_time)
+		q->late++;
 	/* Too much held back: give back the earlier half. */
 	if (q->bytes + rec->size > q->max_bytes && q->n > 0) {
 		size_t half = (q->n + 1) / 2;
@@ -324,8 +328,6 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 	}
 	if (make_room(q) < 0)
 		goto nomem;
-	if (time < q->last_time)
-		q->late++;
 	/* The record extends the last run if it is not earlier than the
 	 * run's last record; an empty last run takes anything. */
 	run = q->nruns ? &q->runs[q->nruns - 1] : NULL;

@@ -58,8 +58,8 @@ struct order {
 	size_t max_bytes;	/* the bound on bytes held */
 	uint64_t last_time;	/* of the record given back last */
 	uint64_t late;		/* records queued with a time before it:
-				   given back out of order, as perf counts
-				   its "out of order events" */
+				   given back out of order (perf's "out of
+				   order events", which has no bound) */
 };
 
 /* Called for each record given back; returns 0 or -1 to stop. */

@@ -169,13 +169,32 @@ main(void)
 		CHECK_EQ_U64(ngot, 2);
 		CHECK_EQ_U64(got[0], 2);
 		CHECK_EQ_U64(got[1], 0);
+		CHECK_EQ_U64(q.late, 0);
 		push(&q, &pd, 3, 12, lasting);
+		CHECK_EQ_U64(q.late, 1);	/* after W(20) was given */
 		CHECK_EQ_U64(order_oldest(&q, 99), 1 * RSIZE);
 		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
 		CHECK_EQ_U64(ngot, 4);
 		CHECK_EQ_U64(got[2], 3);
 		CHECK_EQ_U64(got[3], 1);
 		CHECK_EQ_U64(order_oldest(&q, 99), 99);
+		order_release(&q);
+
+		/* Late as perf counts it: against what was given back
+		 * before the record came, not what its own coming gives
+		 * back.  Room for 3 records: A(10) B(20) C(30), then D(5)
+		 * gives back A and B and is not late; E(7) is. */
+		order_init(&q, 3 * RSIZE);
+		ngot = 0;
+		push(&q, &pd, 0, 10, lasting);
+		push(&q, &pd, 1, 20, lasting);
+		push(&q, &pd, 2, 30, lasting);
+		push(&q, &pd, 3, 5, lasting);
+		CHECK_EQ_U64(ngot, 2);
+		CHECK_EQ_U64(q.late, 0);
+		push(&q, &pd, 4, 7, lasting);
+		CHECK_EQ_U64(q.late, 1);
+		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
 		order_release(&q);
 
 		random_stream(lasting, 1 << 20, 1);
