@@ -963,9 +963,10 @@ main(int argc, char **argv)
 		for (k = 0; k < ninputs; k++)
 			dir = dir || pds[k]->dir != NULL;
 		message_warning(input_name, P2G_NO_OFFSET,
-				"%" PRIu64 " records came after later ones "
-				"had been used, and were used out of time "
-				"order%s", st.late,
+				"%" PRIu64 " record%s came after later ones "
+				"had been used, and %s used out of time "
+				"order%s", st.late, st.late == 1 ? "" : "s",
+				st.late == 1 ? "was" : "were",
 				dir ? " (the files of a perf.data directory "
 				      "are read one after the other)"
 				    : "");
