@@ -21,12 +21,17 @@ file=$(testfile multi.perf.data)
 pipe=$(testfile multi-pipe.perf.data)
 [ -d /proc/self/fd ] || skip "no /proc"
 
-# wait_for WHAT CMD...: poll CMD for up to 20 s (perf2gperf is $pid)
+# wait_for WHAT CMD...: poll CMD for up to 20 s (perf2gperf is $pid);
+# unless CMD is exited, perf2gperf must not end meanwhile.
 wait_for() {
 	_wf_what=$1
 	shift
 	_wf_n=0
 	until "$@"; do
+		if [ "$1" != exited ] && exited; then
+			exec 3>&-
+			fail "perf2gperf ended before it $_wf_what: $(cat err)"
+		fi
 		_wf_n=$((_wf_n + 1))
 		if [ $_wf_n -gt 200 ]; then
 			kill $pid 2> /dev/null || :
@@ -57,17 +62,23 @@ run() {
 	# Opened read-write, the FIFO never blocks this shell, and it has a
 	# writer before perf2gperf opens it.
 	exec 3<> b.fifo
-	"$PERF2GPERF" -q -o out.prof a.data b.fifo > out 2> err 3>&- &
+	"$PERF2GPERF" -q -o out.prof a.data b.fifo > out 2> err 3>&- 4>&- &
 	pid=$!
 	# Once b.fifo is open, a.data has been opened and read as far as
 	# perfdata_open() reads, and is still mapped.
 	wait_for "opened b.fifo" has_fifo
-	is_mapped || hard_error "a.data is not mapped while b.fifo is read"
+	if ! is_mapped; then
+		kill $pid 2> /dev/null || :
+		hard_error "a.data is not mapped while b.fifo is read"
+	fi
 	if [ "$1" = yes ]; then
 		truncate -s 0 a.data
 	fi
-	cat "$pipe" >&3
-	exec 3>&-
+	# Fed through a write-only descriptor, this shell no longer reading:
+	# should perf2gperf die, cat gets EPIPE instead of waiting for room.
+	exec 4> b.fifo 3>&-
+	cat "$pipe" >&4 || :
+	exec 4>&-
 	wait_for "ended" exited
 	set +e
 	wait $pid
