@@ -705,9 +705,8 @@ dispatch(void *ctx, const struct perf_record *rec, struct p2g_error *err)
  * of records, and how many may be out at once (64K records of 88 bytes).
  * The time order gives records back in bursts, at each round and when
  * its bound is reached (50K to 100K records on the bench's input a): a
- * relay that holds a whole burst lets
- * the converting thread work through it while the reading thread reads
- * the next round.  On a, on a quiet machine, 8 runs each: 16 batches
+ * relay that holds a whole burst lets the converting thread work through
+ * it while the reading thread reads the next round.  On a, on a quiet machine, 8 runs each: 16 batches
  * 0.78 s best, 0.90 s median; 64 batches 0.65 s and 0.75 s, for 6 MiB
  * more; 128 batches were no faster and held 8 MiB more again. */
 #define RELAY_BATCHES 64

@@ -75,8 +75,8 @@ struct convert_stats {
 	uint64_t kernel_frames;
 	uint64_t frames_dropped;	/* by --user-only / --kernel-only */
 	uint64_t lost;			/* events the kernel lost */
-	uint64_t late;			/* records after a round that were
-					   earlier than it (order.h) */
+	uint64_t late;			/* records used out of time order
+					   (order.h) */
 	uint64_t unknown_id;		/* samples matching no event */
 	uint64_t undecodable;		/* of events we cannot lay out */
 	uint64_t read_unchanged;	/* PERF_SAMPLE_READ counters that

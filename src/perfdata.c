@@ -1215,8 +1215,8 @@ perfdata_next(struct perfdata *pd, struct perf_record *rec,
 			break;
 		}
 		/* The end of a round of the ring buffers is the reader's
-		 * cue to put records in time order (order.h); other records
-		 * made by perf itself are nobody's business. */
+		 * cue to put records in time order (order.h); the other
+		 * records perf writes for itself are not returned. */
 		if (rec->type == PERF_RECORD_FINISHED_ROUND)
 			return 1;
 		if (rec->type >= PERF_RECORD_USER_TYPE_START)

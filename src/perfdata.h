@@ -134,10 +134,10 @@ void perfdata_close(struct perfdata *pd);
  * Fetch the next record of the data section into REC: a kernel record,
  * or a FINISHED_ROUND (other records that perf itself writes are read
  * here and not returned).  Returns 1 for a record, 0 at the end of the
- * data, -1 on error.  With PD->frozen set on
- * a mapped input, a record that would change the handle (an attr, a
- * feature, build ids, compressed data) is left unread and 2 is returned:
- * it is read once frozen is cleared.
+ * data, -1 on error.  With PD->frozen set on a mapped input, a record
+ * that would change the handle (an attr, a feature, build ids, compressed
+ * data) is left unread and 2 is returned: it is read once frozen is
+ * cleared.
  */
 int perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		  struct p2g_error *err);
