@@ -721,6 +721,7 @@ dispatch(void *ctx, const struct perf_record *rec, struct p2g_error *err)
 struct reading {
 	struct order q;		/* records held back for the time order */
 	uint64_t next_progress, next_release;
+	uint64_t seen;		/* bytes of records read */
 };
 
 /*
@@ -742,12 +743,13 @@ read_loop(struct perfdata *pd, const struct convert_opts *o,
 
 	while ((r = perfdata_next(pd, &rec, err)) == 1) {
 		if (rec.type == PERF_RECORD_FINISHED_ROUND) {
-			/* The files of a perf.data directory are read one
-			 * after the other: their rounds do not line up. */
+			/* The rounds of a perf.data directory's files (if
+			 * perf ever writes them there) tell only of their
+			 * own file. */
 			if (pd->dir == NULL &&
 			    order_round(&rs->q, pd, fn, ctx, err) < 0)
 				return -1;
-		} else if (order_record_time(pd, &rec, &t) && t != 0 &&
+		} else if (perfdata_record_time(pd, &rec, &t) && t != 0 &&
 			   t != UINT64_MAX) {
 			/* As in perf, a record without a real time (0 in
 			 * the records perf makes up for what ran before it
@@ -764,14 +766,17 @@ read_loop(struct perfdata *pd, const struct convert_opts *o,
 			input_release(pd->in, upto);
 			rs->next_release = rec.offset + RELEASE_STEP;
 		}
-		if (o && o->progress && rec.offset >= rs->next_progress) {
+		if (o && o->progress &&
+		    (rs->seen += rec.size) >= rs->next_progress) {
+			uint64_t done = perfdata_done(pd);
+
 			if (rl == NULL)
-				o->progress(o->progress_ctx, rec.offset,
-					    input_size(pd->in));
-			else if (relay_note(rl, RELAY_NOTE_PROGRESS,
-					    rec.offset, NULL) < 0)
+				o->progress(o->progress_ctx, done,
+					    pd->total_size);
+			else if (relay_note(rl, RELAY_NOTE_PROGRESS, done,
+					    NULL) < 0)
 				return -1;
-			rs->next_progress = rec.offset + PROGRESS_STEP;
+			rs->next_progress = rs->seen + PROGRESS_STEP;
 		}
 	}
 	if (r == 2)
@@ -855,7 +860,7 @@ can_thread(const struct conv *cv)
 	const struct perfdata *pd = cv->pd;
 
 	return !cv->o->no_threads && input_mapped(pd->in) && !pd->pipe_mode &&
-	       !pd->gzip && pd->dir == NULL && pd->z == NULL &&
+	       !pd->gzip && pd->dir == NULL && pd->cur->z == NULL &&
 	       sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
@@ -917,7 +922,7 @@ read_threaded(struct conv *cv, struct reading *rs, struct p2g_error *err)
 		}
 		if (b->note == RELAY_NOTE_PROGRESS)
 			o->progress(o->progress_ctx, b->note_off,
-				    input_size(pd->in));
+				    pd->total_size);
 		else if (b->note == RELAY_NOTE_WARNING)
 			warn(warn_ctx, b->note_off, b->note_msg);
 		relay_done(rd->rl);
@@ -955,7 +960,8 @@ read_all(struct conv *cv, struct p2g_error *err)
 	int r;
 
 	memset(&rs, 0, sizeof(rs));
-	order_init(&rs.q, ORDER_MAX_BYTES);
+	order_init(&rs.q, cv->o != NULL && cv->o->order_bytes
+				  ? cv->o->order_bytes : ORDER_MAX_BYTES);
 	rs.next_progress = PROGRESS_STEP;
 	if (cv->o != NULL && can_thread(cv))
 		r = read_threaded(cv, &rs, err);

@@ -55,6 +55,8 @@ struct convert_opts {
 				   (/usr/lib/debug, debuginfod) for CFI */
 	bool unwind_libdw_only;	/* unwind every frame with libdw itself */
 	bool no_threads;	/* read and convert on one thread */
+	size_t order_bytes;	/* records held for the time order at
+				   most; 0: 16 MiB */
 	/* Called every so often with the bytes read so far. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	/* Called before input N is read. */

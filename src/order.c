@@ -64,34 +64,6 @@ order_release(struct order *q)
 	memset(q, 0, sizeof(*q));
 }
 
-int
-order_record_time(const struct perfdata *pd, const struct perf_record *rec,
-		  uint64_t *time)
-{
-	const struct perf_attr *a = rec->attr;
-	uint64_t st;
-	size_t pos;
-
-	if (a == NULL || !(a->sample_type & PERF_SAMPLE_TIME))
-		return 0;
-	st = a->sample_type;
-	if (rec->type == PERF_RECORD_SAMPLE) {
-		/* IDENTIFIER, IP, TID, then TIME: all 8 bytes (attr.h) */
-		pos = 8 + 8 * (size_t)a->w_time;
-	} else {
-		if (!a->sample_id_all || rec->type >= PERF_RECORD_USER_TYPE_START ||
-		    a->trailer_size + 8u > rec->size)
-			return 0;
-		/* the trailer starts with TID, then TIME */
-		pos = rec->size - a->trailer_size +
-		      ((st & PERF_SAMPLE_TID) ? 8 : 0);
-	}
-	if (pos + 8 > rec->size)
-		return 0;
-	*time = load64(rec->data + pos, pd->big_endian);
-	return 1;
-}
-
 /* Whether run A's first entry goes before run B's: by time, then by
  * file order, which is the order of the entries in the array. */
 static bool

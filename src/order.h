@@ -69,11 +69,6 @@ typedef int (*order_fn)(void *ctx, const struct perf_record *rec,
 void order_init(struct order *q, size_t max_bytes);
 void order_release(struct order *q);
 
-/* The time of REC if it has one (a sample with PERF_SAMPLE_TIME, or
- * another kernel record with a sample_id_all trailer holding TIME). */
-int order_record_time(const struct perfdata *pd,
-		      const struct perf_record *rec, uint64_t *time);
-
 /* Queue REC (copied unless lasting) at TIME.  Records flushed because of
  * the bound go to FN.  0, or -1 with ERR set. */
 int order_push(struct order *q, struct perfdata *pd,

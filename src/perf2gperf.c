@@ -192,17 +192,20 @@ parse_list(const char *opt, const char *arg, size_t *n)
 }
 
 /* The file that messages about the input name: the input, or in a
- * perf.data directory the file of it being read. */
+ * perf.data directory the file of it that offset *OFF is in (*OFF then
+ * becomes the offset in that file). */
 static struct perfdata *the_pd;
 
 static const char *
-data_name(void)
+data_name(uint64_t *off)
 {
 	static char name[4096];
+	const char *part;
 
-	if (the_pd == NULL || the_pd->dir == NULL)
+	if (the_pd == NULL || the_pd->dir == NULL || *off == P2G_NO_OFFSET)
 		return input_name;
-	snprintf(name, sizeof(name), "%s/%s", input_name, the_pd->part);
+	part = perfdata_where(the_pd, *off, off);
+	snprintf(name, sizeof(name), "%s/%s", input_name, part);
 	return name;
 }
 
@@ -220,8 +223,10 @@ on_input_start(void *ctx, size_t n)
 static void
 on_warn(void *ctx, uint64_t off, const char *msg)
 {
+	const char *name = data_name(&off);
+
 	(void)ctx;
-	message_warning(data_name(), off, "%s", msg);
+	message_warning(name, off, "%s", msg);
 }
 
 static void
@@ -848,6 +853,11 @@ main(int argc, char **argv)
 	/* For the tests: one thread must convert as two do. */
 	o.no_threads = getenv("P2G_NO_THREADS") != NULL &&
 		       *getenv("P2G_NO_THREADS") != '\0';
+	/* For the tests: a small time order shows what a large input
+	 * would. */
+	if (getenv("P2G_ORDER_BYTES") != NULL)
+		o.order_bytes = (size_t)strtoull(getenv("P2G_ORDER_BYTES"),
+						 NULL, 10);
 	if (o.symfs != NULL) {
 		struct stat sb;
 
@@ -924,10 +934,11 @@ main(int argc, char **argv)
 	if (convert_run(pds, ninputs, &o, write_result, &sink, &st, &err) < 0) {
 		if (isatty(STDERR_FILENO) && !message_quiet)
 			fputc('\n', stderr);
-		if (!sink.reported)
-			message_error(err.offset == P2G_NO_OFFSET ? input_name
-								  : data_name(),
-				      &err);
+		if (!sink.reported) {
+			const char *name = data_name(&err.offset);
+
+			message_error(name, &err);
+		}
 		ret = p2g_exit_status(err.status);
 		goto out;
 	}
@@ -957,20 +968,12 @@ main(int argc, char **argv)
 			     st.dwarf_no_binary + st.dwarf_partial,
 			     st.dwarf_samples, st.dwarf_no_binary,
 			     o.symfs ? "" : "; see --symfs");
-	if (st.late) {
-		bool dir = false;
-
-		for (k = 0; k < ninputs; k++)
-			dir = dir || pds[k]->dir != NULL;
+	if (st.late)
 		message_warning(input_name, P2G_NO_OFFSET,
 				"%" PRIu64 " record%s came after later ones "
 				"had been used, and %s used out of time "
-				"order%s", st.late, st.late == 1 ? "" : "s",
-				st.late == 1 ? "was" : "were",
-				dir ? " (the files of a perf.data directory "
-				      "are read one after the other)"
-				    : "");
-	}
+				"order", st.late, st.late == 1 ? "" : "s",
+				st.late == 1 ? "was" : "were");
 	if (st.period_guessed)
 		message_warning(input_name, P2G_NO_OFFSET,
 				"event %s has a fixed period of %" PRIu64

@@ -23,10 +23,21 @@
 /* Refuse absurd metadata sizes instead of allocating them. */
 #define FEATURE_MAX	(256u << 20)
 #define ATTRS_MAX	(64u << 20)
+/* How often a directory's files give back the pages behind them. */
+#define RELEASE_STEP	((uint64_t)1 << 20)
 
 static void
 warnf(struct perfdata *pd, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* OFF, an offset in the file being read, as perfdata_where() takes it. */
+static uint64_t
+tag_offset(const struct perfdata *pd, uint64_t off)
+{
+	if (pd->dir == NULL || off == P2G_NO_OFFSET)
+		return off;
+	return off | (uint64_t)(pd->cur - pd->parts) << PERFDATA_PART_SHIFT;
+}
 
 static void
 warnf(struct perfdata *pd, uint64_t off, const char *fmt, ...)
@@ -39,7 +50,7 @@ warnf(struct perfdata *pd, uint64_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pd->warn(pd->warn_ctx, off, msg);
+	pd->warn(pd->warn_ctx, tag_offset(pd, off), msg);
 }
 
 static const char *const feature_names[] = {
@@ -579,8 +590,8 @@ read_file_header(struct perfdata *pd, struct p2g_error *err)
 				(unsigned long long)pd->data_offset,
 				(unsigned long long)input_size(pd->in));
 	if (pd->data_size == 0) {
-		pd->salvage = true;
-		pd->data_end = UINT64_MAX;
+		pd->cur->salvage = true;
+		pd->cur->data_end = UINT64_MAX;
 		warnf(pd, 48, "data size is 0 (perf did not finish the "
 		      "file); reading the records that are there");
 	} else if (pd->data_size > input_size(pd->in) - pd->data_offset) {
@@ -591,7 +602,7 @@ read_file_header(struct perfdata *pd, struct p2g_error *err)
 				(unsigned long long)pd->data_offset,
 				(unsigned long long)input_size(pd->in));
 	} else {
-		pd->data_end = pd->data_offset + pd->data_size;
+		pd->cur->data_end = pd->data_offset + pd->data_size;
 	}
 
 	if (attrs_size % pd->attr_size != 0)
@@ -697,6 +708,94 @@ out:
 	return ret;
 }
 
+/* Open file NAME of the directory, or return NULL with ERR clear if there
+ * is no such file (or with ERR set if it cannot be opened). */
+static struct input *
+open_part(struct perfdata *pd, const char *name, struct p2g_error *err)
+{
+	struct input *in;
+	struct stat st;
+	char *path;
+
+	path = malloc(strlen(pd->dir) + strlen(name) + 2);
+	if (path == NULL) {
+		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		return NULL;
+	}
+	sprintf(path, "%s/%s", pd->dir, name);
+	if (stat(path, &st) != 0 && errno == ENOENT) {
+		free(path);
+		return NULL;
+	}
+	in = input_open(path, err);
+	free(path);
+	if (in == NULL) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		p2g_fail(err, err->status, err->offset, "%s: %s", name, msg);
+	}
+	return in;
+}
+
+/*
+ * After the header of a directory's "data": open data.0, data.1, ... up
+ * to the first that is missing, all to be read side by side, and set up
+ * the heap of files by frontier (all at 0: in the order of the files).
+ * 0, or -1 with ERR set.
+ */
+static int
+open_parts(struct perfdata *pd, struct p2g_error *err)
+{
+	struct perf_part *np;
+	struct input *in;
+	char name[24];
+	size_t i;
+
+	for (;;) {
+		snprintf(name, sizeof(name), "data.%zu", pd->nparts - 1);
+		in = open_part(pd, name, err);
+		if (in == NULL) {
+			if (err->status != P2G_OK)
+				return -1;
+			break;
+		}
+		np = realloc(pd->parts, (pd->nparts + 1) * sizeof(*np));
+		if (np == NULL) {
+			input_close(in);
+			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+					"out of memory");
+		}
+		pd->parts = np;
+		memset(&np[pd->nparts], 0, sizeof(*np));
+		np[pd->nparts].in = in;
+		np[pd->nparts].data_end = UINT64_MAX;
+		memcpy(np[pd->nparts].name, name, sizeof(name));
+		pd->nparts++;
+	}
+	pd->cur = pd->parts;
+	if (pd->nparts == 1)
+		warnf(pd, P2G_NO_OFFSET, "the directory has no data.0 file: "
+		      "only its header file was read");
+	pd->heap = malloc(pd->nparts * sizeof(*pd->heap));
+	if (pd->heap == NULL)
+		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+				"out of memory");
+	pd->total_size = 0;
+	for (i = 0; i < pd->nparts; i++) {
+		uint64_t size = input_size(pd->parts[i].in);
+
+		pd->heap[i].time = 0;
+		pd->heap[i].part = (uint32_t)i;
+		pd->total_size = size == UINT64_MAX ||
+						 pd->total_size == UINT64_MAX
+					 ? UINT64_MAX
+					 : pd->total_size + size;
+	}
+	pd->nheap = pd->nparts;
+	return 0;
+}
+
 struct perfdata *
 perfdata_open(const char *path, perfdata_warn_fn warn, void *warn_ctx,
 	      struct p2g_error *err)
@@ -714,38 +813,40 @@ perfdata_open(const char *path, perfdata_warn_fn warn, void *warn_ctx,
 	}
 	pd->warn = warn;
 	pd->warn_ctx = warn_ctx;
+	pd->parts = calloc(1, sizeof(*pd->parts));
+	if (pd->parts == NULL) {
+		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		goto fail;
+	}
+	pd->nparts = 1;
+	pd->cur = pd->parts;
+	pd->cur->data_end = UINT64_MAX;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		/* A perf.data directory (perf record --threads): the
 		 * header and the first records are in "data", the rest in
 		 * data.0, data.1, ... */
-		size_t n = strlen(path);
-
-		pd->dir = malloc(n + sizeof("/data.4294967295"));
+		pd->dir = strdup(path);
 		if (pd->dir == NULL) {
 			p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 				 "out of memory");
 			goto fail;
 		}
-		memcpy(pd->dir, path, n + 1);
-		snprintf(pd->part, sizeof(pd->part), "data");
-		pd->dir_path = malloc(n + sizeof("/data.4294967295"));
-		if (pd->dir_path == NULL) {
-			p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
-				 "out of memory");
+		snprintf(pd->cur->name, sizeof(pd->cur->name), "data");
+		pd->cur->in = open_part(pd, "data", err);
+		if (pd->cur->in == NULL) {
+			if (err->status == P2G_OK)
+				p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
+					 "is a directory, but not a "
+					 "perf.data directory: it has no "
+					 "data file");
 			goto fail;
 		}
-		sprintf(pd->dir_path, "%s/data", path);
-		if (stat(pd->dir_path, &st) != 0 && errno == ENOENT) {
-			p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
-				 "is a directory, but not a perf.data "
-				 "directory: it has no data file");
+	} else {
+		pd->cur->in = input_open(path, err);
+		if (pd->cur->in == NULL)
 			goto fail;
-		}
-		path = pd->dir_path;
 	}
-	pd->in = input_open(path, err);
-	if (pd->in == NULL)
-		goto fail;
+	pd->in = pd->cur->in;
 	if (input_is_gzip(pd->in, err)) {
 		/* perf.data.gz: offsets are then those of the
 		 * decompressed data. */
@@ -788,13 +889,15 @@ perfdata_open(const char *path, perfdata_warn_fn warn, void *warn_ctx,
 		pd->pipe_mode = true;
 		pd->header_size = PIPE_HEADER;
 		pd->data_offset = PIPE_HEADER;
-		pd->data_end = UINT64_MAX;
 		input_consume(pd->in, PIPE_HEADER);
-		return pd;
+	} else {
+		if (input_make_seekable(pd->in, err) < 0)
+			goto fail;
+		if (read_file_header(pd, err) < 0)
+			goto fail;
 	}
-	if (input_make_seekable(pd->in, err) < 0)
-		goto fail;
-	if (read_file_header(pd, err) < 0)
+	pd->total_size = input_size(pd->in);
+	if (pd->dir != NULL && open_parts(pd, err) < 0)
 		goto fail;
 	return pd;
 fail:
@@ -809,10 +912,13 @@ perfdata_close(struct perfdata *pd)
 
 	if (pd == NULL)
 		return;
-	input_close(pd->in);
-	zstream_free(pd->z);
+	for (i = 0; i < pd->nparts; i++) {
+		input_close(pd->parts[i].in);
+		zstream_free(pd->parts[i].z);
+	}
+	free(pd->parts);
+	free(pd->heap);
 	free(pd->dir);
-	free(pd->dir_path);
 	for (i = 0; i < pd->nr_attrs; i++)
 		attr_release(&pd->attrs[i]);
 	free(pd->attrs);
@@ -910,41 +1016,60 @@ trailing_text(const unsigned char *p, size_t n)
 	return true;
 }
 
-/*
- * In a perf.data directory, go on to the next data.N file: 1 if there is
- * one, 0 after the last, -1 on error.
- */
-static int
-next_part(struct perfdata *pd, struct p2g_error *err)
+/* Whether heap entry A goes before B: the earlier time, then the earlier
+ * file. */
+static inline bool
+key_before(const struct part_key *a, const struct part_key *b)
 {
-	struct input *in;
-	struct stat st;
+	return a->time < b->time || (a->time == b->time && a->part < b->part);
+}
 
-	sprintf(pd->dir_path, "%s/data.%u", pd->dir, pd->next_part);
-	if (stat(pd->dir_path, &st) != 0 && errno == ENOENT) {
-		/* data.0 ... data.N-1 have all been read */
-		if (pd->next_part == 0)
-			warnf(pd, P2G_NO_OFFSET, "the directory has no data.0 "
-			      "file: only its header file was read");
-		return 0;
+/* Put the file at the top of the heap in its place, and read on from the
+ * file that is then at the top. */
+static void
+part_sift(struct perfdata *pd)
+{
+	struct part_key *h = pd->heap, x = h[0];
+	size_t i = 0, c;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= pd->nheap)
+			break;
+		if (c + 1 < pd->nheap && key_before(&h[c + 1], &h[c]))
+			c++;
+		if (!key_before(&h[c], &x))
+			break;
+		h[i] = h[c];
+		i = c;
 	}
-	snprintf(pd->part, sizeof(pd->part), "data.%u", pd->next_part);
-	in = input_open(pd->dir_path, err);
-	if (in == NULL)
-		return -1;
-	input_close(pd->in);
-	pd->in = in;
-	pd->next_part++;
-	/* Each file has its own compressed stream. */
-	if (pd->z != NULL && zstream_buffered(pd->z) > 0)
-		warnf(pd, zstream_offset(pd->z),
+	h[i] = x;
+	pd->cur = &pd->parts[h[0].part];
+}
+
+/*
+ * The file being read is at its end: warn about a compressed record it
+ * left unfinished; in a directory, give back its pages and take it off
+ * the heap.
+ */
+static void
+part_end(struct perfdata *pd)
+{
+	struct perf_part *pt = pd->cur;
+
+	if (pt->z != NULL && zstream_buffered(pt->z) > 0)
+		warnf(pd, zstream_offset(pt->z),
 		      "the compressed data ends inside a record; its %zu "
-		      "bytes are ignored", zstream_buffered(pd->z));
-	zstream_free(pd->z);
-	pd->z = NULL;
-	pd->data_end = UINT64_MAX;
-	pd->salvage = false;
-	return 1;
+		      "bytes are ignored", zstream_buffered(pt->z));
+	zstream_free(pt->z);
+	pt->z = NULL;
+	if (pd->dir == NULL)
+		return;
+	input_release(pt->in, UINT64_MAX);
+	if (--pd->nheap > 0) {
+		pd->heap[0] = pd->heap[pd->nheap];
+		part_sift(pd);
+	}
 }
 
 /*
@@ -956,31 +1081,33 @@ static int
 next_raw(struct perfdata *pd, const unsigned char **recp, uint16_t *sizep,
 	 uint64_t *offp, bool *inner, struct p2g_error *err)
 {
+	struct perf_part *pt;
 	const unsigned char *p;
 	size_t avail;
 	uint64_t off, left;
 	uint16_t size;
 
-	if (pd->z != NULL) {
-		p = zstream_peek(pd->z, 8, &avail, err);
+	pt = pd->cur;
+	if (pt->z != NULL) {
+		p = zstream_peek(pt->z, 8, &avail, err);
 		if (p == NULL)
 			return -1;
 		if (avail == 8) {
 			size = load16(p + 6, pd->big_endian);
 			if (size < 8)
 				return p2g_fail(err, P2G_INVALID,
-						zstream_offset(pd->z),
+						zstream_offset(pt->z),
 						"record size %u inside the "
 						"compressed record is smaller "
 						"than a record header", size);
-			p = zstream_peek(pd->z, size, &avail, err);
+			p = zstream_peek(pt->z, size, &avail, err);
 			if (p == NULL)
 				return -1;
 			if (avail == size) {
-				zstream_consume(pd->z, size);
+				zstream_consume(pt->z, size);
 				*recp = p;
 				*sizep = size;
-				*offp = zstream_offset(pd->z);
+				*offp = zstream_offset(pt->z);
 				*inner = true;
 				return 1;
 			}
@@ -989,20 +1116,19 @@ next_raw(struct perfdata *pd, const unsigned char **recp, uint16_t *sizep,
 		 * record. */
 	}
 	*inner = false;
-again:
 	if (pd->done)
 		return 0;
-	off = input_tell(pd->in);
-	left = pd->data_end == UINT64_MAX ? UINT64_MAX : pd->data_end - off;
+	off = input_tell(pt->in);
+	left = pt->data_end == UINT64_MAX ? UINT64_MAX : pt->data_end - off;
 	if (left == 0)
 		goto end;
 	/* A mapped input has the whole record at hand without a read: ask
 	 * for the largest one at once, and peek only once. */
-	p = input_peek(pd->in, input_mapped(pd->in) ? UINT16_MAX : 8, &avail,
+	p = input_peek(pt->in, input_mapped(pt->in) ? UINT16_MAX : 8, &avail,
 		       err);
 	if (p == NULL)
 		return -1;
-	if (avail == 0 && pd->data_end == UINT64_MAX)
+	if (avail == 0 && pt->data_end == UINT64_MAX)
 		goto end;
 	if (pd->pipe_mode && trailing_text(p, avail))
 		goto text;
@@ -1017,19 +1143,26 @@ again:
 	if (size > left)
 		goto truncated;
 	if (avail < size) {
-		p = input_peek(pd->in, size, &avail, err);
+		p = input_peek(pt->in, size, &avail, err);
 		if (p == NULL)
 			return -1;
 		if (avail < size)
 			goto truncated;
 	}
-	input_consume(pd->in, size);
+	input_consume(pt->in, size);
+	/* A directory's records are copied where they are kept: the pages
+	 * before this one can go (a file's own records are lasting, and
+	 * convert.c gives their pages back). */
+	if (pd->dir != NULL && off >= pt->next_release) {
+		input_release(pt->in, off);
+		pt->next_release = off + RELEASE_STEP;
+	}
 	*recp = p;
 	*sizep = size;
 	*offp = off;
 	return 1;
 truncated:
-	if (pd->pipe_mode || pd->salvage) {
+	if (pd->pipe_mode || pt->salvage) {
 		warnf(pd, off, "data ends inside a record; the rest of the "
 		      "input is ignored");
 		goto end;
@@ -1039,19 +1172,9 @@ truncated:
 text:
 	warnf(pd, off, "text after the last record; ignored");
 end:
-	if (pd->dir != NULL) {
-		int r = next_part(pd, err);
-
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			goto again;
-	}
-	pd->done = true;
-	if (pd->z != NULL && zstream_buffered(pd->z) > 0)
-		warnf(pd, zstream_offset(pd->z),
-		      "the compressed data ends inside a record; its %zu "
-		      "bytes are ignored", zstream_buffered(pd->z));
+	part_end(pd);
+	if (pd->nheap == 0)
+		pd->done = true;
 	return 0;
 }
 
@@ -1084,9 +1207,9 @@ compressed(struct perfdata *pd, const unsigned char *p, uint16_t size,
 		return p2g_fail(err, P2G_UNSUPPORTED, off,
 				"zstd-compressed records (perf record -z): "
 				"this perf2gperf was built without libzstd");
-	if (pd->z == NULL) {
-		pd->z = zstream_new();
-		if (pd->z == NULL)
+	if (pd->cur->z == NULL) {
+		pd->cur->z = zstream_new();
+		if (pd->cur->z == NULL)
 			return p2g_fail(err, P2G_NOMEM, off, "out of memory");
 	}
 	/* perf decompresses each record into a buffer of the recording's
@@ -1094,7 +1217,7 @@ compressed(struct perfdata *pd, const unsigned char *p, uint16_t size,
 	limit = pd->info.compression_mmap_len
 			? 2 * (uint64_t)pd->info.compression_mmap_len + 65536
 			: 64u << 20;
-	return zstream_feed(pd->z, payload, len, off, limit, err);
+	return zstream_feed(pd->cur->z, payload, len, off, limit, err);
 }
 
 /* Whether a record of TYPE is folded into the handle (perfdata_next()
@@ -1115,9 +1238,9 @@ changes_handle(uint32_t type)
 	}
 }
 
-int
-perfdata_next(struct perfdata *pd, struct perf_record *rec,
-	      struct p2g_error *err)
+static int
+next_record(struct perfdata *pd, struct perf_record *rec,
+	    struct p2g_error *err)
 {
 	const unsigned char *p = NULL;
 	uint64_t off = 0;
@@ -1130,10 +1253,10 @@ perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		if (r <= 0)
 			return r;
 		rec->type = load32(p, pd->big_endian);
-		if (pd->frozen && !inner && input_mapped(pd->in) &&
+		if (pd->frozen && !inner && input_mapped(pd->cur->in) &&
 		    changes_handle(rec->type)) {
 			/* a mapped input steps back by its offset alone */
-			if (input_seek(pd->in, off, err) < 0)
+			if (input_seek(pd->cur->in, off, err) < 0)
 				return -1;
 			return 2;
 		}
@@ -1142,10 +1265,10 @@ perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		rec->offset = off;
 		rec->data = p;
 		rec->attr = NULL;
-		/* The files of a directory are closed one after the other,
-		 * and decompressed bytes live in a buffer. */
+		/* A directory's files give their pages back as they are
+		 * read, and decompressed bytes live in a buffer. */
 		rec->lasting = !inner && pd->dir == NULL &&
-			       input_mapped(pd->in);
+			       input_mapped(pd->cur->in);
 		pd->counts.records++;
 		pd->counts.by_type[rec->type < 128 ? rec->type : 0]++;
 
@@ -1193,7 +1316,7 @@ perfdata_next(struct perfdata *pd, struct perf_record *rec,
 						"a record with a payload "
 						"outside it inside compressed "
 						"data");
-			if (input_skip(pd->in, skip, err) < 0)
+			if (input_skip(pd->cur->in, skip, err) < 0)
 				return -1;
 			continue;
 		}
@@ -1224,4 +1347,80 @@ perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		rec->attr = trailer_attr(pd, p, size);
 		return 1;
 	}
+}
+
+/*
+ * A directory's files, each in time order (one per CPU, or per group of
+ * CPUs with their rounds), are merged by time as they are read: each
+ * holds its next record (its head), and the earliest head goes first
+ * (on a tie, the earlier file's).  A head without a time keeps its file
+ * where it was; one of time 0, which perf delivers at once, goes first.
+ * The files are read only at the top of the heap, so a record read stays
+ * valid until the next call, as perfdata_next() promises.  (perf reads
+ * the files in turns of a few megabytes and holds every record until the
+ * end instead.)
+ */
+int
+perfdata_next(struct perfdata *pd, struct perf_record *rec,
+	      struct p2g_error *err)
+{
+	struct perf_part *pt;
+	uint64_t t;
+	int r;
+
+	if (pd->dir == NULL)
+		return next_record(pd, rec, err);
+	while (pd->nheap > 0) {
+		pt = pd->cur;
+		if (pt->has_head) {
+			pt->has_head = false;
+			*rec = pt->head;
+			return 1;
+		}
+		r = next_record(pd, &pt->head, err);
+		if (r < 0) {
+			if (err->offset >> PERFDATA_PART_SHIFT == 0)
+				err->offset = tag_offset(pd, err->offset);
+			return r;
+		}
+		if (r == 0)
+			continue;	/* the file is off the heap */
+		pt->head.offset = tag_offset(pd, pt->head.offset);
+		pt->has_head = true;
+		if (perfdata_record_time(pd, &pt->head, &t) &&
+		    t != UINT64_MAX) {
+			struct part_key *h = pd->heap;
+
+			h[0].time = t;
+			/* most often it stays on top */
+			if ((pd->nheap > 1 && key_before(&h[1], &h[0])) ||
+			    (pd->nheap > 2 && key_before(&h[2], &h[0])))
+				part_sift(pd);
+		}
+	}
+	return 0;
+}
+
+const char *
+perfdata_where(const struct perfdata *pd, uint64_t off, uint64_t *file_off)
+{
+	uint64_t k = off >> PERFDATA_PART_SHIFT;
+
+	if (pd->dir == NULL || off == P2G_NO_OFFSET || k >= pd->nparts) {
+		*file_off = off;
+		return pd->parts[0].name;
+	}
+	*file_off = off & (((uint64_t)1 << PERFDATA_PART_SHIFT) - 1);
+	return pd->parts[k].name;
+}
+
+uint64_t
+perfdata_done(const struct perfdata *pd)
+{
+	uint64_t done = 0;
+	size_t i;
+
+	for (i = 0; i < pd->nparts; i++)
+		done += input_tell(pd->parts[i].in);
+	return done;
 }

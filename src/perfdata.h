@@ -58,7 +58,7 @@ struct perf_record {
 	uint32_t type;
 	uint16_t misc;
 	uint16_t size;		/* bytes, header included */
-	uint64_t offset;	/* file offset of the record */
+	uint64_t offset;	/* its position (perfdata_where()) */
 	const unsigned char *data;	/* the whole record; valid until the
 					   next perfdata_next(), or until
 					   perfdata_close() if lasting */
@@ -77,8 +77,32 @@ struct perfdata_counts {
 typedef void (*perfdata_warn_fn)(void *ctx, uint64_t offset,
 				 const char *msg);
 
-struct perfdata {
+/*
+ * One file of the input: the file itself, or one of a perf.data
+ * directory's ("data", which holds the header, and data.0, data.1, ...).
+ * A directory's files are all open at once and merged by time as they
+ * are read (perfdata_next()).
+ */
+struct perf_part {
 	struct input *in;
+	struct zstream *z;	/* perf record -z data, once seen */
+	uint64_t data_end;	/* UINT64_MAX: up to end of file */
+	bool salvage;		/* data.size was 0: read what is there */
+	struct perf_record head;	/* its next record (directory) */
+	bool has_head;
+	uint64_t next_release;	/* where its pages are given back next */
+	char name[24];		/* "data", "data.0", ...; "" for a file */
+};
+
+/*
+ * In a directory, the offset of a record, warning or error carries the
+ * number of its file (0 for "data", N + 1 for data.N) above
+ * PERFDATA_PART_SHIFT; perfdata_where() takes it apart.
+ */
+#define PERFDATA_PART_SHIFT 48
+
+struct perfdata {
+	struct input *in;	/* the file with the header: parts[0].in */
 	bool pipe_mode;
 	bool gzip;		/* read through gzip: offsets are of the
 				   decompressed data */
@@ -87,8 +111,6 @@ struct perfdata {
 	uint64_t attr_size;
 	uint64_t data_offset;
 	uint64_t data_size;
-	uint64_t data_end;	/* UINT64_MAX: up to end of file */
-	bool salvage;		/* data.size was 0: read what is there */
 	bool done;
 
 	struct perf_attr *attrs;
@@ -102,12 +124,19 @@ struct perfdata {
 
 	struct perf_header_info info;
 	struct perfdata_counts counts;
-	struct zstream *z;	/* perf record -z data, once seen */
-	/* A perf.data directory: its path, the file being read ("data",
-	 * "data.0", ...; "" for a plain file) and the next data.N. */
-	char *dir, *dir_path;
-	char part[24];
-	unsigned next_part;
+	/* The files read: one, or a directory's (DIR is then its path);
+	 * CUR is the one being read.  HEAP orders the directory's files
+	 * not yet at their end by the time of their head (or of their last
+	 * head that had one), the earliest first. */
+	struct perf_part *parts, *cur;
+	size_t nparts;
+	struct part_key {
+		uint64_t time;
+		uint32_t part;
+	} *heap;
+	size_t nheap;
+	char *dir;
+	uint64_t total_size;	/* of all the files; UINT64_MAX if unknown */
 
 	perfdata_warn_fn warn;
 	void *warn_ctx;
@@ -141,6 +170,46 @@ void perfdata_close(struct perfdata *pd);
  */
 int perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		  struct p2g_error *err);
+
+/* The time of REC if it has one (a sample with PERF_SAMPLE_TIME, or
+ * another kernel record with a sample_id_all trailer holding TIME).
+ * Inline: the reading asks it of every record. */
+static inline int
+perfdata_record_time(const struct perfdata *pd,
+		     const struct perf_record *rec, uint64_t *time)
+{
+	const struct perf_attr *a = rec->attr;
+	uint64_t st;
+	size_t pos;
+
+	if (a == NULL || !(a->sample_type & PERF_SAMPLE_TIME))
+		return 0;
+	st = a->sample_type;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		/* IDENTIFIER, IP, TID, then TIME: all 8 bytes (attr.h) */
+		pos = 8 + 8 * (size_t)a->w_time;
+	} else {
+		if (!a->sample_id_all || rec->type >= PERF_RECORD_USER_TYPE_START ||
+		    a->trailer_size + 8u > rec->size)
+			return 0;
+		/* the trailer starts with TID, then TIME */
+		pos = rec->size - a->trailer_size +
+		      ((st & PERF_SAMPLE_TID) ? 8 : 0);
+	}
+	if (pos + 8 > rec->size)
+		return 0;
+	*time = load64(rec->data + pos, pd->big_endian);
+	return 1;
+}
+
+/* The file that offset OFF (of a record, a warning or an error) is in:
+ * "" for a plain file, else the name of the directory's file, with the
+ * offset in it in *FILE_OFF. */
+const char *perfdata_where(const struct perfdata *pd, uint64_t off,
+			   uint64_t *file_off);
+
+/* How many bytes of the files have been read. */
+uint64_t perfdata_done(const struct perfdata *pd);
 
 /* The attr that a sample body (the bytes after the record header) belongs
  * to, or NULL if its id matches none. */

@@ -17,6 +17,16 @@
 # its count is the oracle (with PERF_CONFIG=/dev/null: a report.queue-size
 # of the user's would change it); the expected counts written below were
 # checked against perf 6.1's.
+#
+# A perf.data directory (perf record --threads) has a file per CPU, each
+# in time order and all spanning the same time: perf2gperf reads them side
+# by side, merged by time.  With a time order that holds only 1000 bytes
+# (P2G_ORDER_BYTES), reading the files one after the other puts 13 of
+# threads-dir's records out of order; the merge, none, even when the time
+# order holds a single record (P2G_ORDER_BYTES=1).  Either way the
+# stacks must be those perf script shows (the fixture's .expected).  So
+# too when tests/deal has dealt each of its files out to 4 (runs of 3
+# records in turn): 8 files, all in time order and of the same span.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 . "$top_srcdir/tests/stacks.sh"
 
@@ -70,4 +80,29 @@ for base in multi multi-pipe; do
 	case_ 0 5 1
 	case_ 300 50 1
 done
+
+DEAL=$top_builddir/tests/deal
+[ -x "$DEAL" ] || hard_error "$DEAL is not built"
+dir=$TESTDATA/threads-dir.perf.data
+if [ -f "$dir/data.1" ]; then
+	stacks_oracle "$dir.expected" > dir.exp
+	mkdir dealt
+	"$DEAL" "$dir" dealt 4 3 || hard_error "tests/deal failed"
+	[ -f dealt/data.7 ] && [ ! -f dealt/data.8 ] ||
+		hard_error "tests/deal did not make data.0 to data.7"
+	for d in "$dir" dealt; do
+		for bytes in 1 1000 0; do
+			P2G_ORDER_BYTES=$bytes check_exit 0 "$PERF2GPERF" \
+				--stats --no-fixup "$d" dir.prof
+			got=$(sed -n 's/^  records out of order *\([0-9]*\)$/\1/p' err)
+			[ "${got:-0}" = 0 ] ||
+				fail "perf2gperf counts $got records of $d out of order (P2G_ORDER_BYTES=$bytes)"
+			"$GPERFCHECK" --dump dir.prof | stacks_dump > dir.stacks
+			compare_text dir.exp dir.stacks \
+				"stacks of $d (P2G_ORDER_BYTES=$bytes)"
+		done
+	done
+else
+	echo "note: no perf.data directory fixture; its time order is not checked"
+fi
 exit 0
