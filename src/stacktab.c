@@ -151,7 +151,7 @@ same_stack(const struct stacktab *t, const struct stack_entry *e,
 	   uint32_t ev, uint32_t space, const uint64_t *pcs, uint32_t n)
 {
 	const uint32_t *w;
-	uint32_t k, x[PACKED_MAX];
+	uint32_t k, m, x[PACKED_MAX];
 	uint64_t prev = 0;
 
 	if (e->n != n || e->space != space || e->ev != ev)
@@ -162,18 +162,11 @@ same_stack(const struct stacktab *t, const struct stack_entry *e,
 		return memcmp(t->pool + e->off, pcs, (size_t)n * 8) == 0;
 	w = t->packed + e->off;
 	for (k = 0; k < n; k++) {
-		if (pack_pc(x, prev, pcs[k]) == 1) {
-			if (*w++ != x[0])
-				return false;
-		} else if (x[0] == PACKED_ESC) {
-			if (w[0] != x[0] || w[1] != x[1] || w[2] != x[2])
-				return false;
-			w += 3;
-		} else {
-			if (w[0] != x[0] || w[1] != x[1])
-				return false;
-			w += 2;
-		}
+		m = pack_pc(x, prev, pcs[k]);
+		if (w[0] != x[0] ||
+		    (m > 1 && (w[1] != x[1] || (m > 2 && w[2] != x[2]))))
+			return false;
+		w += m;
 		prev = pcs[k];
 	}
 	return true;
