@@ -2,9 +2,11 @@
 /* Symbols for profile PCs: see symbolize.h. */
 #include "config.h"
 
+#include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +26,8 @@ struct load {
 struct file {
 	char *path;
 	int tried;		/* 0 not yet, 1 loaded, -1 unusable */
-	int fd;
-	Elf *elf;
+	int fd, dfd;		/* the file, its separate debug file */
+	Elf *elf, *delf;
 	struct load *loads;
 	size_t nloads;
 	struct sym *syms;
@@ -60,6 +62,7 @@ file_index(struct symbolizer *s, const char *path, size_t len)
 	s->files = nf;
 	memset(&nf[s->nfiles], 0, sizeof(*nf));
 	nf[s->nfiles].fd = -1;
+	nf[s->nfiles].dfd = -1;
 	nf[s->nfiles].path = malloc(len + 1);
 	if (nf[s->nfiles].path == NULL)
 		return SIZE_MAX;
@@ -167,6 +170,10 @@ symbolizer_free(struct symbolizer *s)
 			elf_end(f->elf);
 		if (f->fd >= 0)
 			close(f->fd);
+		if (f->delf != NULL)
+			elf_end(f->delf);
+		if (f->dfd >= 0)
+			close(f->dfd);
 		free(f->path);
 	}
 	free(s->files);
@@ -182,13 +189,113 @@ cmp_sym(const void *x, const void *y)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-/* Read F's loadable segments and function symbols (.symtab, else
- * .dynsym). */
+/* The symbol table of ELF: .symtab, else .dynsym if DYN; NULL if none. */
+static Elf_Scn *
+symbol_table(Elf *elf, bool dyn, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL, *best = NULL;
+	GElf_Shdr one;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &one) == NULL)
+			continue;
+		if (one.sh_type == SHT_SYMTAB ||
+		    (dyn && one.sh_type == SHT_DYNSYM && best == NULL)) {
+			best = scn;
+			*sh = one;
+			if (one.sh_type == SHT_SYMTAB)
+				break;
+		}
+	}
+	return best;
+}
+
+/* Open PATH as the debug file of F if it is an ELF file with a .symtab
+ * and, when F has a build id, the same build id. */
+static bool
+try_debug(struct file *f, const char *path, const void *bid, ssize_t nbid)
+{
+	const void *dbid;
+	GElf_Shdr sh;
+	int fd;
+	Elf *elf;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf != NULL && elf_kind(elf) == ELF_K_ELF &&
+	    symbol_table(elf, false, &sh) != NULL &&
+	    (nbid <= 0 || (dwelf_elf_gnu_build_id(elf, &dbid) == nbid &&
+			   memcmp(dbid, bid, (size_t)nbid) == 0))) {
+		f->dfd = fd;
+		f->delf = elf;
+		return true;
+	}
+	if (elf != NULL)
+		elf_end(elf);
+	close(fd);
+	return false;
+}
+
+/*
+ * F's separate debug file, where the distribution's debug packages put it
+ * and addr2line (which both pprofs run) looks: by build id under
+ * /usr/lib/debug/.build-id, else by the .gnu_debuglink name beside the
+ * file, in its .debug directory and under /usr/lib/debug.
+ */
+static void
+find_debug(struct file *f)
+{
+	const unsigned char *bid;
+	const char *link, *slash;
+	char path[4096];
+	GElf_Word crc;
+	ssize_t nbid, i;
+	int n, dir;
+
+	nbid = dwelf_elf_gnu_build_id(f->elf, (const void **)&bid);
+	if (nbid > 1) {
+		n = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/",
+			     bid[0]);
+		for (i = 1; i < nbid && n > 0 && (size_t)n + 3 < sizeof(path);
+		     i++)
+			n += snprintf(path + n, sizeof(path) - (size_t)n,
+				      "%02x", bid[i]);
+		if ((size_t)n + sizeof(".debug") <= sizeof(path)) {
+			memcpy(path + n, ".debug", sizeof(".debug"));
+			if (try_debug(f, path, bid, nbid))
+				return;
+		}
+	}
+	link = dwelf_elf_gnu_debuglink(f->elf, &crc);
+	if (link == NULL || strchr(link, '/') != NULL)
+		return;
+	slash = strrchr(f->path, '/');
+	dir = slash ? (int)(slash - f->path) : 0;
+	if (((size_t)snprintf(path, sizeof(path), "%.*s/%s", dir, f->path,
+			      link) < sizeof(path) &&
+	     strcmp(path, f->path) != 0 && try_debug(f, path, bid, nbid)) ||
+	    ((size_t)snprintf(path, sizeof(path), "%.*s/.debug/%s", dir,
+			      f->path, link) < sizeof(path) &&
+	     try_debug(f, path, bid, nbid)) ||
+	    ((size_t)snprintf(path, sizeof(path), "/usr/lib/debug%.*s/%s", dir,
+			      f->path, link) < sizeof(path) &&
+	     try_debug(f, path, bid, nbid)))
+		return;
+}
+
+/*
+ * Read F's loadable segments and function symbols: from its .symtab,
+ * else from its separate debug file's, else from its .dynsym (the
+ * symbols addr2line and nm give pprof).
+ */
 static void
 load_file(struct file *f)
 {
-	Elf_Scn *scn = NULL, *best = NULL;
-	GElf_Shdr sh, bsh = { 0 };
+	Elf_Scn *best;
+	Elf *syms;
+	GElf_Shdr bsh;
 	GElf_Ehdr eh;
 	size_t i, n, cap = 0;
 
@@ -214,13 +321,15 @@ load_file(struct file *f)
 			f->nloads++;
 		}
 	}
-	while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
-		if (gelf_getshdr(scn, &sh) == NULL)
-			continue;
-		if (sh.sh_type == SHT_SYMTAB ||
-		    (sh.sh_type == SHT_DYNSYM && best == NULL)) {
-			best = scn;
-			bsh = sh;
+	syms = f->elf;
+	best = symbol_table(f->elf, false, &bsh);
+	if (best == NULL) {
+		find_debug(f);
+		if (f->delf != NULL) {
+			syms = f->delf;
+			best = symbol_table(f->delf, false, &bsh);
+		} else {
+			best = symbol_table(f->elf, true, &bsh);
 		}
 	}
 	if (best != NULL) {
@@ -233,10 +342,11 @@ load_file(struct file *f)
 			struct sym *ns;
 
 			if (gelf_getsym(d, (int)i, &sym) == NULL ||
-			    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+			     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC) ||
 			    sym.st_value == 0 || sym.st_shndx == SHN_UNDEF)
 				continue;
-			name = elf_strptr(f->elf, bsh.sh_link, sym.st_name);
+			name = elf_strptr(syms, bsh.sh_link, sym.st_name);
 			if (name == NULL || *name == '\0')
 				continue;
 			if (f->nsyms == cap) {
@@ -300,9 +410,12 @@ symbolizer_lookup(struct symbolizer *s, uint64_t addr, const char **path)
 		else
 			hi = mid;
 	}
+	/* As pprof names it (nm's table, for what addr2line cannot name):
+	 * after the nearest symbol at or before it, the last one only
+	 * within its size. */
 	if (lo == 0)
 		return NULL;
-	if (f->syms[lo - 1].size != 0 &&
+	if (lo == f->nsyms && f->syms[lo - 1].size != 0 &&
 	    va >= f->syms[lo - 1].addr + f->syms[lo - 1].size)
 		return NULL;
 	return f->syms[lo - 1].name;
