@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -308,7 +309,9 @@ do_info(struct perfdata *pd)
 	p2g_error_clear(&err);
 	addrspace_init(&as);
 	if (convert_scan(pd, &as, &err) < 0) {
-		message_error(input_name, &err);
+		const char *name = data_name(&err.offset);
+
+		message_error(name, &err);
 		ret = p2g_exit_status(err.status);
 	}
 
@@ -535,12 +538,37 @@ open_tmp(const char *output)
 struct sink_ctx {
 	const char *output;	/* OUTPUT, or with --split its pattern */
 	bool split, stats;
-	dev_t *idev;		/* of every input */
+	dev_t *idev;		/* of every input file */
 	ino_t *iino;
 	size_t nids;
 	bool reported;		/* the error was printed already */
 	size_t written;
 };
+
+/* Remember the files of PD (each of a directory's), which the output must
+ * not replace.  0, or -1 when out of memory. */
+static int
+add_identities(struct sink_ctx *ctx, const struct perfdata *pd)
+{
+	size_t i;
+
+	for (i = 0; i < pd->nparts; i++) {
+		dev_t *nd = realloc(ctx->idev, (ctx->nids + 1) * sizeof(*nd));
+		ino_t *ni;
+
+		if (nd == NULL)
+			return -1;
+		ctx->idev = nd;
+		ni = realloc(ctx->iino, (ctx->nids + 1) * sizeof(*ni));
+		if (ni == NULL)
+			return -1;
+		ctx->iino = ni;
+		if (input_identity(pd->parts[i].in, &ctx->idev[ctx->nids],
+				   &ctx->iino[ctx->nids]))
+			ctx->nids++;
+	}
+	return 0;
+}
 
 /* OUTPUT with --split: %p the pid, %c the command (with '/' as '_'), %%
  * a percent sign.  False if the name would be too long. */
@@ -712,6 +740,7 @@ main(int argc, char **argv)
 	struct perfdata *pd = NULL, **pds = NULL;
 	size_t k, ninputs = 0;
 	struct sink_ctx sink;
+	struct rlimit nofile;
 	const char *output = NULL;
 	bool info = false, stats = false, debuginfod = false;
 	int32_t *pids = NULL, *tids = NULL;
@@ -721,6 +750,13 @@ main(int argc, char **argv)
 	progname = "perf2gperf";
 	memset(&o, 0, sizeof(o));
 	memset(&sink, 0, sizeof(sink));
+	/* A perf.data directory has one file per CPU of the recording, all
+	 * open at once: allow as many open files as the system lets us. */
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 &&
+	    nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 	p2g_error_clear(&err);
 	opterr = 0;	/* our own messages, with our own prefix */
 	while ((c = getopt_long(argc, argv, ":o:e:p:t:c:isqhV", longopts,
@@ -891,9 +927,7 @@ main(int argc, char **argv)
 				      "INPUT");
 	input_names = argv + optind;
 	pds = calloc(ninputs, sizeof(*pds));
-	sink.idev = calloc(ninputs, sizeof(*sink.idev));
-	sink.iino = calloc(ninputs, sizeof(*sink.iino));
-	if (pds == NULL || sink.idev == NULL || sink.iino == NULL) {
+	if (pds == NULL) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		goto out;
 	}
@@ -905,9 +939,10 @@ main(int argc, char **argv)
 			ret = p2g_exit_status(err.status);
 			goto out;
 		}
-		if (input_identity(pds[k]->in, &sink.idev[sink.nids],
-				   &sink.iino[sink.nids]))
-			sink.nids++;
+		if (add_identities(&sink, pds[k]) < 0) {
+			fprintf(stderr, "%s: out of memory\n", progname);
+			goto out;
+		}
 	}
 	pd = pds[0];
 	set_input(0);

@@ -11,9 +11,11 @@
 #    stderr went into the same file) converts as without it, with a
 #    warning naming the offset where the text starts;
 #  - a perf.data directory: a data.N file cut inside a record fails
-#    (exit 1) naming DIR/data.N and the offset of that record; a
-#    directory whose header file has no data.N beside it is read with a
-#    warning;
+#    (exit 1) naming DIR/data.N and the offset of that record, with and
+#    without --info; the output may not be one of its files (exit 2,
+#    the file untouched); 41 files (tests/deal) convert as the 2 they
+#    were dealt from, under a soft limit of 30 open files; a directory
+#    whose header file has no data.N beside it is read with a warning;
 #  - --byte-order: big writes the same profile as little, every slot
 #    byte-swapped; native is little on a little-endian machine; the
 #    default is the byte order of the recording (little for the
@@ -88,6 +90,26 @@ if [ -f "$dir/data" ] && [ -f "$dir/data.1" ]; then
 	check_exit 1 "$PERF2GPERF" cutdir cut.prof
 	check_grep "cutdir/data.1: offset 0x$(printf %x $off): record runs past the end"
 	[ ! -e cut.prof ] || fail "output written for a cut directory"
+	check_exit 1 "$PERF2GPERF" --info cutdir
+	check_grep "cutdir/data.1: offset 0x$(printf %x $off): record runs past the end"
+	# the output may not replace any of the directory's files
+	cp "$dir/data.1" data1.copy
+	check_exit 2 "$PERF2GPERF" "$dir" "$dir/data.1"
+	check_grep "output is an input file"
+	cmp "$dir/data.1" data1.copy || fail "the output replaced DIR/data.1"
+	# every file is open at once: 41 files convert with a soft limit of
+	# 30 open files (raised to the hard limit, as perf does)
+	DEAL=$top_builddir/tests/deal
+	[ -x "$DEAL" ] || hard_error "$DEAL is not built"
+	mkdir dealt
+	"$DEAL" "$dir" dealt 20 2 || hard_error "tests/deal failed"
+	check_exit 0 "$PERF2GPERF" -q "$dir" whole.prof
+	if (ulimit -S -n 30) 2> /dev/null; then
+		check_exit 0 sh -c 'ulimit -S -n 30 && "$1" -q dealt dealt.prof' \
+			sh "$PERF2GPERF"
+		"$GPERFCHECK" --compare whole.prof dealt.prof > /dev/null ||
+			fail "41 files dealt from threads-dir convert differently"
+	fi
 	# only the header file
 	mkdir onlyhead
 	cp "$dir/data" onlyhead/data
