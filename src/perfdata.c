@@ -775,6 +775,9 @@ open_parts(struct perfdata *pd, struct p2g_error *err)
 		memset(&np[pd->nparts], 0, sizeof(*np));
 		np[pd->nparts].in = in;
 		np[pd->nparts].data_end = UINT64_MAX;
+		/* perf did not finish the header: it may have left any
+		 * file cut inside a record */
+		np[pd->nparts].salvage = np[0].salvage;
 		memcpy(np[pd->nparts].name, name, sizeof(name));
 		pd->nparts++;
 	}

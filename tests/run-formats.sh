@@ -12,7 +12,8 @@
 #    warning naming the offset where the text starts;
 #  - a perf.data directory: a data.N file cut inside a record fails
 #    (exit 1) naming DIR/data.N and the offset of that record, with and
-#    without --info; the output may not be one of its files (exit 2,
+#    without --info, and is read to there with a warning when the header
+#    says perf did not finish (data size 0); the output may not be one of its files (exit 2,
 #    the file untouched); 41 files (tests/deal) convert as the 2 they
 #    were dealt from, under a soft limit of 30 open files; a directory
 #    whose header file has no data.N beside it is read with a warning;
@@ -92,6 +93,16 @@ if [ -f "$dir/data" ] && [ -f "$dir/data.1" ]; then
 	[ ! -e cut.prof ] || fail "output written for a cut directory"
 	check_exit 1 "$PERF2GPERF" --info cutdir
 	check_grep "cutdir/data.1: offset 0x$(printf %x $off): record runs past the end"
+	# perf killed: the header's data size is 0, nothing follows the data
+	# (no feature is written), and any file may end inside a record
+	dstart=$(od -A n -t u8 -j 40 -N 8 cutdir/data | tr -d ' ')
+	dsize=$(od -A n -t u8 -j 48 -N 8 cutdir/data | tr -d ' ')
+	head -c $((dstart + dsize)) "$dir/data" > cutdir/data
+	dd if=/dev/zero of=cutdir/data bs=1 seek=48 count=8 conv=notrunc 2> /dev/null
+	dd if=/dev/zero of=cutdir/data bs=1 seek=72 count=32 conv=notrunc 2> /dev/null
+	check_exit 0 "$PERF2GPERF" cutdir killed.prof
+	check_grep "cutdir: offset 0x30: warning: data size is 0"
+	check_grep "cutdir/data.1: offset 0x$(printf %x $off): warning: data ends inside a record"
 	# the output may not replace any of the directory's files
 	cp "$dir/data.1" data1.copy
 	check_exit 2 "$PERF2GPERF" "$dir" "$dir/data.1"
