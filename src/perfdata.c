@@ -753,17 +753,20 @@ open_parts(struct perfdata *pd, struct p2g_error *err)
 	size_t i;
 
 	for (;;) {
-		if (pd->nparts >> (64 - PERFDATA_PART_SHIFT) != 0)
-			return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
-					"more than %u data.N files in the "
-					"directory",
-					(1u << (64 - PERFDATA_PART_SHIFT)) - 1);
 		snprintf(name, sizeof(name), "data.%zu", pd->nparts - 1);
 		in = open_part(pd, name, err);
 		if (in == NULL) {
 			if (err->status != P2G_OK)
 				return -1;
 			break;
+		}
+		/* the number of the file must fit above an offset */
+		if (pd->nparts >> (64 - PERFDATA_PART_SHIFT) != 0) {
+			input_close(in);
+			return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
+					"more than %u data.N files in the "
+					"directory",
+					(1u << (64 - PERFDATA_PART_SHIFT)) - 1);
 		}
 		np = realloc(pd->parts, (pd->nparts + 1) * sizeof(*np));
 		if (np == NULL) {

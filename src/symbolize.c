@@ -11,12 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "symbolize.h"
 
 struct sym {
 	uint64_t addr, size;
-	const char *name;	/* in the ELF's string table */
+	const char *name;	/* in the ELF's string table; NULL for a
+				   symbol that only ends the one before */
+	int rank;		/* among symbols at one address, the highest
+				   names it */
 };
 
 struct load {
@@ -186,7 +190,13 @@ cmp_sym(const void *x, const void *y)
 {
 	const struct sym *a = x, *b = y;
 
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	if (a->name == NULL || b->name == NULL)
+		return (a->name != NULL) - (b->name != NULL);
+	return -strcmp(a->name, b->name);
 }
 
 /* The symbol table of ELF: .symtab, else .dynsym if DYN; NULL if none. */
@@ -210,12 +220,33 @@ symbol_table(Elf *elf, bool dyn, GElf_Shdr *sh)
 	return best;
 }
 
-/* Open PATH as the debug file of F if it is an ELF file with a .symtab
- * and, when F has a build id, the same build id. */
+/* The CRC-32 of the whole file FD (as .gnu_debuglink gives it), in *CRC;
+ * false if it cannot be read. */
 static bool
-try_debug(struct file *f, const char *path, const void *bid, ssize_t nbid)
+file_crc(int fd, GElf_Word *crc)
+{
+	unsigned char buf[65536];
+	uLong c = crc32(0L, Z_NULL, 0);
+	ssize_t got;
+	off_t off = 0;
+
+	while ((got = pread(fd, buf, sizeof(buf), off)) > 0) {
+		c = crc32(c, buf, (uInt)got);
+		off += got;
+	}
+	*crc = (GElf_Word)c;
+	return got == 0;
+}
+
+/* Open PATH as the debug file of F if it is an ELF file with a .symtab
+ * and, when F has a build id, the same build id, else the CRC its
+ * .gnu_debuglink gives (CRC, if not NULL), as addr2line checks. */
+static bool
+try_debug(struct file *f, const char *path, const void *bid, ssize_t nbid,
+	  const GElf_Word *crc)
 {
 	const void *dbid;
+	GElf_Word dcrc;
 	GElf_Shdr sh;
 	int fd;
 	Elf *elf;
@@ -226,8 +257,10 @@ try_debug(struct file *f, const char *path, const void *bid, ssize_t nbid)
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf != NULL && elf_kind(elf) == ELF_K_ELF &&
 	    symbol_table(elf, false, &sh) != NULL &&
-	    (nbid <= 0 || (dwelf_elf_gnu_build_id(elf, &dbid) == nbid &&
-			   memcmp(dbid, bid, (size_t)nbid) == 0))) {
+	    (nbid > 0 ? dwelf_elf_gnu_build_id(elf, &dbid) == nbid &&
+				memcmp(dbid, bid, (size_t)nbid) == 0
+		      : crc == NULL ||
+				(file_crc(fd, &dcrc) && dcrc == *crc))) {
 		f->dfd = fd;
 		f->delf = elf;
 		return true;
@@ -248,7 +281,7 @@ static void
 find_debug(struct file *f)
 {
 	const unsigned char *bid;
-	const char *link, *slash;
+	const char *link, *slash, *base;
 	char path[4096];
 	GElf_Word crc;
 	ssize_t nbid, i;
@@ -264,31 +297,34 @@ find_debug(struct file *f)
 				      "%02x", bid[i]);
 		if ((size_t)n + sizeof(".debug") <= sizeof(path)) {
 			memcpy(path + n, ".debug", sizeof(".debug"));
-			if (try_debug(f, path, bid, nbid))
+			if (try_debug(f, path, bid, nbid, NULL))
 				return;
 		}
 	}
 	link = dwelf_elf_gnu_debuglink(f->elf, &crc);
 	if (link == NULL || strchr(link, '/') != NULL)
 		return;
+	/* the directory of the file: "." for a bare name, "" for "/x" */
 	slash = strrchr(f->path, '/');
-	dir = slash ? (int)(slash - f->path) : 0;
-	if (((size_t)snprintf(path, sizeof(path), "%.*s/%s", dir, f->path,
+	dir = slash ? (int)(slash - f->path) : 1;
+	base = slash ? f->path : ".";
+	if (((size_t)snprintf(path, sizeof(path), "%.*s/%s", dir, base,
 			      link) < sizeof(path) &&
-	     strcmp(path, f->path) != 0 && try_debug(f, path, bid, nbid)) ||
-	    ((size_t)snprintf(path, sizeof(path), "%.*s/.debug/%s", dir,
+	     try_debug(f, path, bid, nbid, &crc)) ||
+	    ((size_t)snprintf(path, sizeof(path), "%.*s/.debug/%s", dir, base,
+			      link) < sizeof(path) &&
+	     try_debug(f, path, bid, nbid, &crc)) ||
+	    (f->path[0] == '/' &&
+	     (size_t)snprintf(path, sizeof(path), "/usr/lib/debug%.*s/%s", dir,
 			      f->path, link) < sizeof(path) &&
-	     try_debug(f, path, bid, nbid)) ||
-	    ((size_t)snprintf(path, sizeof(path), "/usr/lib/debug%.*s/%s", dir,
-			      f->path, link) < sizeof(path) &&
-	     try_debug(f, path, bid, nbid)))
+	     try_debug(f, path, bid, nbid, &crc)))
 		return;
 }
 
 /*
- * Read F's loadable segments and function symbols: from its .symtab,
- * else from its separate debug file's, else from its .dynsym (the
- * symbols addr2line and nm give pprof).
+ * Read F's loadable segments and symbols: from its .symtab, else from its
+ * separate debug file's, else from its .dynsym (the symbols addr2line and
+ * nm give pprof).
  */
 static void
 load_file(struct file *f)
@@ -341,14 +377,29 @@ load_file(struct file *f)
 			const char *name;
 			struct sym *ns;
 
+			int type, rank;
+
 			if (gelf_getsym(d, (int)i, &sym) == NULL ||
-			    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
-			     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC) ||
 			    sym.st_value == 0 || sym.st_shndx == SHN_UNDEF)
+				continue;
+			/* Functions name PCs; the other symbols nm lists end
+			 * the function before them, as in pprof's table. */
+			type = GELF_ST_TYPE(sym.st_info);
+			if (type == STT_SECTION || type == STT_FILE ||
+			    type == STT_TLS)
 				continue;
 			name = elf_strptr(syms, bsh.sh_link, sym.st_name);
 			if (name == NULL || *name == '\0')
 				continue;
+			switch (GELF_ST_BIND(sym.st_info)) {
+			case STB_GLOBAL: rank = 3; break;
+			case STB_WEAK: rank = 2; break;
+			default: rank = 1; break;
+			}
+			if (type != STT_FUNC && type != STT_GNU_IFUNC) {
+				name = NULL;
+				rank = 0;
+			}
 			if (f->nsyms == cap) {
 				cap = cap ? cap * 2 : 256;
 				ns = realloc(f->syms, cap * sizeof(*ns));
@@ -359,6 +410,7 @@ load_file(struct file *f)
 			f->syms[f->nsyms].addr = sym.st_value;
 			f->syms[f->nsyms].size = sym.st_size;
 			f->syms[f->nsyms].name = name;
+			f->syms[f->nsyms].rank = rank;
 			f->nsyms++;
 		}
 	}
@@ -410,13 +462,12 @@ symbolizer_lookup(struct symbolizer *s, uint64_t addr, const char **path)
 		else
 			hi = mid;
 	}
-	/* As pprof names it (nm's table, for what addr2line cannot name):
-	 * after the nearest symbol at or before it, the last one only
-	 * within its size. */
-	if (lo == 0)
-		return NULL;
-	if (lo == f->nsyms && f->syms[lo - 1].size != 0 &&
-	    va >= f->syms[lo - 1].addr + f->syms[lo - 1].size)
+	/* As google-pprof names it (addr2line and nm's table): after the
+	 * nearest function at or before it, whatever its size, up to the
+	 * next symbol of any kind.  Of symbols at one address, a global
+	 * function names it before a weak one, a weak one before a local
+	 * one. */
+	if (lo == 0 || f->syms[lo - 1].name == NULL)
 		return NULL;
 	return f->syms[lo - 1].name;
 }

@@ -7,7 +7,10 @@
 #    .debug directory: the PCs of a profile are named from the debug
 #    file;
 #  - without the debug file, and without a .dynsym, nothing is named
-#    (--symbolizable 100 fails);
+#    (--symbolizable 100 fails); nor with a stale debug file (without a
+#    build id, its CRC is not the one .gnu_debuglink gives);
+#  - a bare file name in the maps text is in the current directory, and
+#    so is its debug file;
 #  - a PC past the end of a function but before the next is named after
 #    the function, as pprof names it from nm's table.
 # The oracles: nm on the unstripped binary for the addresses and names,
@@ -73,8 +76,9 @@ while read -r f1 f2 f3 f4; do
 	if [ $sz -gt 0 ]; then prev=$n pend=$((a + sz)); fi
 done < syms
 
-# prof DIR: a profile of ./DIR/multi: burn_b (3 samples), and the PC in
-# the gap after $gap_fn (1 sample)
+# prof DIR [PATH]: a profile of DIR/multi (or of PATH, as the maps text
+# names it): burn_b (3 samples), and the PC in the gap after $gap_fn
+# (1 sample)
 prof() {
 	{
 		q 0 3 0 10000 0
@@ -82,7 +86,7 @@ prof() {
 		[ -z "$gap" ] || q 1 2 $gap $((main + 9))
 		q 0 1 0
 		printf '%x-%x r-xp 00000000 00:00 0 %s\n' $base $end \
-			"$test_dir/$1/multi"
+			"${2:-$test_dir/$1/multi}"
 	} > $1.prof
 }
 
@@ -127,4 +131,29 @@ done
 
 check_exit 1 "$GPERFCHECK" --symbolizable 100 stripped.prof
 check_grep "0.0% of the samples have a leaf with a symbol"
+
+# a bare name in the maps text is a file of the current directory, and
+# so is its debug file
+prof bare multi
+(cd beside && "$GPERFCHECK" -q --expect-function burn_b --symbolizable 100 \
+	../bare.prof) || fail "a bare file name in the maps text finds no debug file"
+
+# without a build id, the debug file must have the CRC .gnu_debuglink
+# gives, as addr2line requires: a stale one names nothing
+${CC:-gcc} $cflags -Wl,--build-id=none -o multi.nobid "$TESTDATA/progs/multi.c" ||
+	hard_error "cannot build multi.c without a build id"
+if [ "$(nm multi.nobid | awk '$3 == "burn_b"')" = "$(nm multi.full | awk '$3 == "burn_b"')" ]; then
+	mkdir nobid
+	objcopy --only-keep-debug multi.nobid nobid/multi.debug &&
+		strip --strip-all -o nobid/multi multi.nobid &&
+		(cd nobid && objcopy --add-gnu-debuglink=multi.debug multi) ||
+		hard_error "cannot strip multi.nobid"
+	prof nobid
+	check_exit 0 "$GPERFCHECK" -q --expect-function burn_b nobid.prof
+	cp multi.debug nobid/multi.debug
+	check_exit 1 "$GPERFCHECK" --symbolizable 100 nobid.prof
+	check_grep "0.0% of the samples have a leaf with a symbol"
+else
+	echo "note: multi.nobid is laid out unlike multi: stale debug files not checked"
+fi
 exit 0
