@@ -280,12 +280,16 @@ try_debug(struct file *f, const char *path, const void *bid, ssize_t nbid,
 static void
 find_debug(struct file *f)
 {
+	/* DIR/LINK, DIR/.debug/LINK, /usr/lib/debug/DIR/LINK */
+	static const char *const where[3][2] = {
+		{ "", "/" }, { "", "/.debug/" }, { "/usr/lib/debug", "/" },
+	};
 	const unsigned char *bid;
 	const char *link, *slash, *base;
 	char path[4096];
 	GElf_Word crc;
 	ssize_t nbid, i;
-	int n, dir;
+	int n, dir, k;
 
 	nbid = dwelf_elf_gnu_build_id(f->elf, (const void **)&bid);
 	if (nbid > 1) {
@@ -304,21 +308,17 @@ find_debug(struct file *f)
 	link = dwelf_elf_gnu_debuglink(f->elf, &crc);
 	if (link == NULL || strchr(link, '/') != NULL)
 		return;
-	/* the directory of the file: "." for a bare name, "" for "/x" */
+	/* the directory of the file: "." for a bare name, "" for "/x";
+	 * /usr/lib/debug mirrors only absolute paths */
 	slash = strrchr(f->path, '/');
 	dir = slash ? (int)(slash - f->path) : 1;
 	base = slash ? f->path : ".";
-	if (((size_t)snprintf(path, sizeof(path), "%.*s/%s", dir, base,
-			      link) < sizeof(path) &&
-	     try_debug(f, path, bid, nbid, &crc)) ||
-	    ((size_t)snprintf(path, sizeof(path), "%.*s/.debug/%s", dir, base,
-			      link) < sizeof(path) &&
-	     try_debug(f, path, bid, nbid, &crc)) ||
-	    (f->path[0] == '/' &&
-	     (size_t)snprintf(path, sizeof(path), "/usr/lib/debug%.*s/%s", dir,
-			      f->path, link) < sizeof(path) &&
-	     try_debug(f, path, bid, nbid, &crc)))
-		return;
+	for (k = 0; k < 3 && (k < 2 || f->path[0] == '/'); k++)
+		if ((size_t)snprintf(path, sizeof(path), "%s%.*s%s%s",
+				     where[k][0], dir, base, where[k][1],
+				     link) < sizeof(path) &&
+		    try_debug(f, path, bid, nbid, &crc))
+			return;
 }
 
 /*
