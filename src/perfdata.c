@@ -798,10 +798,10 @@ open_parts(struct perfdata *pd, struct p2g_error *err)
 
 		pd->heap[i].time = 0;
 		pd->heap[i].part = (uint32_t)i;
-		pd->total_size = size == UINT64_MAX ||
-						 pd->total_size == UINT64_MAX
-					 ? UINT64_MAX
-					 : pd->total_size + size;
+		if (size == UINT64_MAX || pd->total_size == UINT64_MAX)
+			pd->total_size = UINT64_MAX;
+		else
+			pd->total_size += size;
 	}
 	pd->nheap = pd->nparts;
 	return 0;
@@ -1184,7 +1184,7 @@ text:
 	warnf(pd, off, "text after the last record; ignored");
 end:
 	part_end(pd);
-	if (pd->nheap == 0)
+	if (pd->nheap == 0)	/* the last of a directory, or a file */
 		pd->done = true;
 	return 0;
 }
