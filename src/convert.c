@@ -30,7 +30,8 @@
  * sysctl kernel.perf_event_max_stack). */
 #define DEFAULT_MAX_STACK 127
 #define DWARF_BITS (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)
-#define HINT_SLOTS 1024
+/* Slots of the cache of recent stacks (a power of 2): 64 KiB. */
+#define RECENT_BITS 14
 
 struct conv {
 	struct perfdata *pd;	/* the input being read */
@@ -53,12 +54,11 @@ struct conv {
 		uint64_t period;
 	} *deliv;
 	size_t ndeliv, deliv_cap;
-	/* The entry of each thread's previous stack (by tid, modulo), which
-	 * the next is tried against first. */
-	struct hint {
-		int32_t tid;
-		uint32_t entry;
-	} hints[HINT_SLOTS];
+	/* The entries of recent stacks (index + 1; 0: none), each in the
+	 * slot of its leaf, its caller, its depth, space and event
+	 * (recent_slot()): a stack seen before is tried against its slot
+	 * before it is hashed whole. */
+	uint32_t *recent;
 	/* The stack added next (add_stack()): its slot in the stack table
 	 * is being fetched meanwhile. */
 	struct pending {
@@ -66,6 +66,7 @@ struct conv {
 		size_t frames_cap;
 		uint64_t count, period, hash;
 		uint32_t n, ev, sid;
+		uint32_t recent;	/* its slot in cv->recent */
 		int32_t tid;
 		bool valid;
 	} pend;
@@ -320,7 +321,6 @@ static int
 flush_stack(struct conv *cv)
 {
 	struct pending *p = &cv->pend;
-	struct hint *h;
 	int64_t x;
 
 	if (!p->valid)
@@ -330,28 +330,41 @@ flush_stack(struct conv *cv)
 				p->n, p->count, p->period);
 	if (x < 0)
 		return -1;
-	h = &cv->hints[(uint32_t)p->tid % HINT_SLOTS];
-	h->tid = p->tid;
-	h->entry = (uint32_t)x;
+	cv->recent[p->recent] = (uint32_t)x + 1;
 	return 0;
 }
 
+/* The slot in cv->recent of stack F[0..N) (N > 0) of EV in SID: from the
+ * little that tells most stacks of a program apart, computed at once. */
+static inline uint32_t
+recent_slot(const uint64_t *f, uint32_t n, uint32_t ev, uint32_t sid)
+{
+	uint64_t h = f[0] ^ (n > 1 ? f[1] * 0x2545f4914f6cdd1dULL : 0) ^
+		     (uint64_t)n << 40 ^ (uint64_t)sid << 48 ^
+		     (uint64_t)ev << 58;
+
+	return (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> (64 - RECENT_BITS));
+}
+
 /*
- * Count one sample of the N frames in cv->frames, of event EV in space
- * SID, on thread TID.  A thread's stack often repeats its previous one:
- * the pending stack, or the entry its thread added last.  Any other
+ * Count one sample of the N frames (N > 0) in cv->frames, of event EV in
+ * space SID, on thread TID.  A thread's stack often repeats its previous
+ * one, the pending stack; else a stack seen before is most often the one
+ * in its slot of cv->recent, which is compared whole (on a recording of
+ * 4.5 million samples of 200 processes, 92.5 % of the samples found their
+ * stack there, 6.7 % were hashed, 0.8 % were the pending one).  Any other
  * stack becomes the pending one, its hash computed and its slot fetched
  * now, and is added to the table when the next one comes (flush_stack()):
  * the cache miss of the slot overlaps the next sample's work.  The
- * table's entries come in the same order as without the wait.  0, or -1
- * when out of memory.
+ * table's entries come in the same order as without the cache and the
+ * wait.  0, or -1 when out of memory.
  */
 static int
 add_stack(struct conv *cv, uint32_t ev, uint32_t sid, int32_t tid,
 	  uint32_t n, uint64_t period)
 {
 	struct pending *p = &cv->pend;
-	struct hint *h = &cv->hints[(uint32_t)tid % HINT_SLOTS];
+	uint32_t slot, e;
 	uint64_t hash, *f;
 	size_t cap;
 
@@ -361,8 +374,10 @@ add_stack(struct conv *cv, uint32_t ev, uint32_t sid, int32_t tid,
 		p->period += period;
 		return 0;
 	}
-	if (h->tid == tid && stacktab_add_if(&cv->tab, h->entry, ev, sid,
-					     cv->frames, n, 1, period) >= 0)
+	slot = recent_slot(cv->frames, n, ev, sid);
+	e = cv->recent[slot];
+	if (e != 0 && stacktab_add_if(&cv->tab, e - 1, ev, sid, cv->frames, n,
+				      1, period) >= 0)
 		return 0;
 	hash = stacktab_hash(ev, sid, cv->frames, n);
 	stacktab_prefetch(&cv->tab, hash);
@@ -380,6 +395,7 @@ add_stack(struct conv *cv, uint32_t ev, uint32_t sid, int32_t tid,
 	p->sid = sid;
 	p->tid = tid;
 	p->n = n;
+	p->recent = slot;
 	p->count = 1;
 	p->period = period;
 	p->valid = true;
@@ -1200,7 +1216,8 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	cv.max_stack = o->max_stack ? o->max_stack : SIZE_MAX;
 	cv.max_unwind = o->max_stack ? o->max_stack : DEFAULT_MAX_STACK;
 	cv.uframes = malloc(cv.max_unwind * sizeof(*cv.uframes));
-	if (cv.uframes == NULL)
+	cv.recent = calloc((size_t)1 << RECENT_BITS, sizeof(*cv.recent));
+	if (cv.uframes == NULL || cv.recent == NULL)
 		goto nomem;
 	for (k = 0; k < npds; k++) {
 		cv.pd = pds[k];
@@ -1353,6 +1370,7 @@ out:
 	free(procs);
 	free(cv.frames);
 	free(cv.pend.frames);
+	free(cv.recent);
 	free(cv.uframes);
 	free(cv.deliv);
 	stacktab_release(&cv.tab);
