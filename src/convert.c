@@ -762,8 +762,7 @@ read_loop(struct perfdata *pd, const struct convert_opts *o,
 			/* The rounds of a perf.data directory's files (if
 			 * perf ever writes them there) tell only of their
 			 * own file. */
-			if (pd->dir == NULL &&
-			    order_round(&rs->q, pd, fn, ctx, err) < 0)
+			if (pd->dir == NULL && order_round(&rs->q, err) < 0)
 				return -1;
 		} else if (perfdata_record_time(pd, &rec, &t) && t != 0 &&
 			   t != UINT64_MAX) {
@@ -772,7 +771,7 @@ read_loop(struct perfdata *pd, const struct convert_opts *o,
 			 * started) is not held back. */
 			if (order_push(&rs->q, pd, &rec, t, fn, ctx, err) < 0)
 				return -1;
-		} else if (fn(ctx, &rec, err) < 0) {
+		} else if (order_pass(&rs->q, pd, &rec, fn, ctx, err) < 0) {
 			return -1;
 		}
 		if (rec.lasting && rec.offset >= rs->next_release) {

@@ -39,25 +39,36 @@ order_init(struct order *q, size_t max_bytes)
 	q->max_bytes = max_bytes;
 }
 
-void
-order_release(struct order *q)
+/* Drop the records of entries V[0..N) never handed on: each chunk still
+ * holding records is freed once, by its last one. */
+static void
+drop_entries(struct order *q, const struct order_entry *v, size_t n)
 {
-	size_t r, i;
+	size_t i;
 
-	/* Chunks still holding records: each is freed once, by its last
-	 * entry. */
-	for (r = 0; r < q->nruns; r++)
-		for (i = q->runs[r].cur; i < q->runs[r].end; i++) {
-			struct order_chunk *c;
+	for (i = 0; i < n; i++)
+		if (v[i].copied) {
+			struct order_chunk *c = chunk_of(v[i].data);
 
-			if (!q->v[i].copied)
-				continue;
-			c = chunk_of(q->v[i].data);
 			if (--c->live == 0 && c != q->cur)
 				free(c);
 		}
+}
+
+void
+order_release(struct order *q)
+{
+	size_t r;
+
+	for (r = 0; r < q->nruns; r++)
+		drop_entries(q, q->v + q->runs[r].cur,
+			     q->runs[r].end - q->runs[r].cur);
+	if (q->due != NULL)
+		drop_entries(q, q->due + q->due_head,
+			     q->due_len - q->due_head);
 	free(q->cur);
 	free(q->spare);
+	free(q->due);
 	free(q->v);
 	free(q->runs);
 	free(q->heap);
@@ -111,38 +122,18 @@ earliest(const struct order *q)
 	return &q->v[q->runs[q->heap[0]].cur];
 }
 
-/* Give back the earliest record. */
-static int
-pop(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
-    struct p2g_error *err)
+/* Hand entry E on to FN, and let go of its copy. */
+static inline int
+hand(struct order *q, struct perfdata *pd, const struct order_entry *e,
+     order_fn fn, void *ctx, struct p2g_error *err)
 {
-	struct order_run *run = &q->runs[q->heap[0]];
-	const struct order_entry *e = &q->v[run->cur++];
 	struct order_chunk *c = e->copied ? chunk_of(e->data) : NULL;
 	struct perf_record rec;
 	int ret;
 
-	if (run->cur == run->end) {
-		q->heap[0] = q->heap[--q->nheap];
-		if (q->nheap > 0)
-			sift_down(q, 0);
-	} else {
-		sift_down(q, 0);
-	}
-	q->n--;
-	/* The next record given back was read long ago and has left the
-	 * cache: start fetching it while this one is used. */
-	if (q->n > 0) {
-		const unsigned char *next = earliest(q)->data;
-
-		__builtin_prefetch(next);
-		__builtin_prefetch(next + 64);
-		__builtin_prefetch(next + 128);
-	}
-	q->last_time = e->time;
 	rec.type = load32(e->data, pd->big_endian);
 	rec.misc = load16(e->data + 4, pd->big_endian);
-	rec.size = load16(e->data + 6, pd->big_endian);
+	rec.size = e->size;
 	rec.offset = e->offset;
 	rec.data = e->data;
 	rec.lasting = !e->copied;
@@ -150,7 +141,6 @@ pop(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
 			   ? &pd->attrs[e->attr]
 			   : NULL;
 	ret = fn(ctx, &rec, err);
-	q->bytes -= rec.size;
 	if (c != NULL && --c->live == 0 && c != q->cur) {
 		if (q->spare == NULL) {
 			q->spare = c;
@@ -162,11 +152,90 @@ pop(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
 	return ret;
 }
 
-/* Give back the records with a time up to LIMIT. */
+/* Take the earliest record held (q->n > 0) out of the runs: it is given
+ * back.  Its entry stays where it is until the next record is queued. */
+static inline const struct order_entry *
+take(struct order *q)
+{
+	struct order_run *run = &q->runs[q->heap[0]];
+	const struct order_entry *e = &q->v[run->cur++];
+
+	if (run->cur == run->end) {
+		q->heap[0] = q->heap[--q->nheap];
+		if (q->nheap > 0)
+			sift_down(q, 0);
+	} else if (q->nheap > 1) {
+		sift_down(q, 0);
+	}
+	q->n--;
+	q->bytes -= e->size;
+	q->last_time = e->time;
+	return e;
+}
+
+/* The next record to be handed on was read long ago and has left the
+ * cache: start fetching it while this one is used. */
+static void
+fetch(const unsigned char *next)
+{
+	__builtin_prefetch(next);
+	__builtin_prefetch(next + 64);
+	__builtin_prefetch(next + 128);
+}
+
+/* Give back the earliest record held and hand it on at once. */
+static int
+pop(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
+    struct p2g_error *err)
+{
+	const struct order_entry *e = take(q);
+
+	if (q->n > 0)
+		fetch(earliest(q)->data);
+	return hand(q, pd, e, fn, ctx, err);
+}
+
+/* Hand on the earliest due record (there is one). */
+static int
+hand_one_due(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
+	     struct p2g_error *err)
+{
+	const struct order_entry *e = &q->due[q->due_head++];
+
+	if (q->due_head < q->due_len)
+		fetch(q->due[q->due_head].data);
+	else
+		q->due_head = q->due_len = 0;
+	return hand(q, pd, e, fn, ctx, err);
+}
+
+/* Hand on every due record. */
+static int
+hand_due(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
+	 struct p2g_error *err)
+{
+	while (q->due_len > 0)
+		if (hand_one_due(q, pd, fn, ctx, err) < 0)
+			return -1;
+	return 0;
+}
+
+int
+order_pass(struct order *q, struct perfdata *pd, const struct perf_record *rec,
+	   order_fn fn, void *ctx, struct p2g_error *err)
+{
+	if (hand_due(q, pd, fn, ctx, err) < 0)
+		return -1;
+	return fn(ctx, rec, err);
+}
+
+/* Give back the records with a time up to LIMIT, after those due. */
 static int
 flush_upto(struct order *q, struct perfdata *pd, uint64_t limit, order_fn fn,
 	   void *ctx, struct p2g_error *err)
 {
+	if (hand_due(q, pd, fn, ctx, err) < 0)
+		return -1;
 	while (q->n > 0 && earliest(q)->time <= limit)
 		if (pop(q, pd, fn, ctx, err) < 0)
 			return -1;
@@ -290,10 +359,13 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 	 * (not against what its own coming gives back). */
 	if (time < q->last_time)
 		q->late++;
-	/* Too much held back: give back the earlier half. */
+	/* Too much held back: give back the earlier half (after those
+	 * given back before). */
 	if (q->bytes + rec->size > q->max_bytes && q->n > 0) {
 		size_t half = (q->n + 1) / 2;
 
+		if (hand_due(q, pd, fn, ctx, err) < 0)
+			return -1;
 		while (half-- > 0)
 			if (pop(q, pd, fn, ctx, err) < 0)
 				return -1;
@@ -313,6 +385,7 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 	e->time = time;
 	e->offset = rec->offset;
 	e->attr = rec->attr ? (int32_t)(rec->attr - pd->attrs) : -1;
+	e->size = rec->size;
 	e->copied = !rec->lasting;
 	if (rec->lasting) {
 		e->data = rec->data;
@@ -331,6 +404,13 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 	q->bytes += rec->size;
 	if (time > q->round_max)
 		q->round_max = time;
+	q->pushed++;
+	/* The due records' share of this record (pace, in 1/256ths). */
+	if (q->due_len > 0)
+		for (q->credit += q->pace; q->credit >= 256 && q->due_len > 0;
+		     q->credit -= 256)
+			if (hand_one_due(q, pd, fn, ctx, err) < 0)
+				return -1;
 	return 0;
 nomem:
 	return p2g_fail(err, P2G_NOMEM, rec->offset,
@@ -338,15 +418,48 @@ nomem:
 }
 
 int
-order_round(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
-	    struct p2g_error *err)
+order_round(struct order *q, struct p2g_error *err)
 {
-	uint64_t limit = q->flush_upto;
+	uint64_t limit = q->flush_upto, per_round;
 
 	q->flush_upto = q->round_max;
+	q->rounds++;
 	if (limit == 0 || q->n == 0)
 		return 0;
-	return flush_upto(q, pd, limit, fn, ctx, err);
+	/* Those still due go first: to the front of the array. */
+	if (q->due_head > 0) {
+		memmove(q->due, q->due + q->due_head,
+			(q->due_len - q->due_head) * sizeof(*q->due));
+		q->due_len -= q->due_head;
+		q->due_head = 0;
+	}
+	if (q->due_len == 0)
+		q->due_min_off = UINT64_MAX;
+	while (q->n > 0 && earliest(q)->time <= limit) {
+		if (q->due_len == q->due_cap) {
+			size_t nc = q->due_cap ? q->due_cap * 2 : 4096;
+			struct order_entry *nd;
+
+			if (nc > SIZE_MAX / sizeof(*nd) ||
+			    (nd = realloc(q->due, nc * sizeof(*nd))) == NULL)
+				return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+						"out of memory for records "
+						"held back to sort");
+			q->due = nd;
+			q->due_cap = nc;
+		}
+		q->due[q->due_len] = *take(q);
+		if (q->due[q->due_len].offset < q->due_min_off)
+			q->due_min_off = q->due[q->due_len].offset;
+		q->due_len++;
+	}
+	/* Handed on over as many records as a round has on average (the
+	 * rounds of a file vary from a few records to thousands); what is
+	 * left at the next round goes first, at that one's pace. */
+	per_round = q->pushed / q->rounds;
+	q->pace = (q->due_len * 256 + 255) / (per_round ? per_round : 1);
+	q->credit = 0;
+	return 0;
 }
 
 int
@@ -359,11 +472,14 @@ order_flush(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
 uint64_t
 order_oldest(const struct order *q, uint64_t dflt)
 {
+	uint64_t due = q->due_len > 0 ? q->due_min_off : UINT64_MAX;
 	size_t r;
 
 	/* The runs are in file order: the first one not empty. */
 	for (r = 0; r < q->nruns; r++)
 		if (q->runs[r].cur < q->runs[r].end)
-			return q->v[q->runs[r].cur].offset;
-	return dflt;
+			return q->v[q->runs[r].cur].offset < due
+				       ? q->v[q->runs[r].cur].offset
+				       : due;
+	return q->due_len > 0 ? due : dflt;
 }

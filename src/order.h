@@ -16,6 +16,13 @@
  * queueing and the merge walk memory in order.  A record whose bytes stay
  * where they are (a mapped file, perf_record.lasting) is queued by
  * pointer; any other is copied once.
+ *
+ * What a round gives back is not handed on at once, but a few records at
+ * a time as the next records are queued, over about as many records as a
+ * round has.  The converting thread (convert.c) then gets them at an
+ * even pace rather than in one burst per round, which kept the reading
+ * and the converting thread waiting for each other in turn.  The order
+ * is the same: those records still go before any given back after them.
  */
 #ifndef P2G_ORDER_H
 #define P2G_ORDER_H
@@ -28,13 +35,14 @@
 
 struct order_chunk;
 
-struct order_entry {		/* 32 bytes: the type, misc and size are */
-	uint64_t time;		/* read again from the record's header */
+struct order_entry {		/* 32 bytes: the type and misc are read */
+	uint64_t time;		/* again from the record's header */
 	uint64_t offset;	/* of the record in the file */
 	const unsigned char *data;	/* the record, or its copy in a
 					   chunk (order.c) */
 	int32_t attr;		/* index in the file's attrs, or -1 */
-	uint32_t copied;	/* 1: data is a copy; 0: lasting */
+	uint16_t size;		/* the record's */
+	uint16_t copied;	/* 1: data is a copy; 0: lasting */
 };
 
 struct order_run {		/* entries [cur, end) of the array */
@@ -60,6 +68,18 @@ struct order {
 	uint64_t late;		/* records queued with a time before it:
 				   given back out of order (perf's "out of
 				   order events", which has no bound) */
+	/* Given back at the last round, not handed on yet, in time order:
+	 * handed on a few with each record queued, so that the records of
+	 * a round go on at the pace the next round is read, not in one
+	 * burst. */
+	struct order_entry *due;
+	size_t due_head, due_len, due_cap;
+	uint64_t due_min_off;	/* the smallest offset among them */
+	size_t pace;		/* due records handed on per record queued,
+				   in 1/256ths */
+	size_t credit;		/* 1/256ths of a due record owed */
+	uint64_t pushed;	/* records queued */
+	uint64_t rounds;	/* rounds seen */
 };
 
 /* Called for each record given back; returns 0 or -1 to stop. */
@@ -75,9 +95,18 @@ int order_push(struct order *q, struct perfdata *pd,
 	       const struct perf_record *rec, uint64_t time, order_fn fn,
 	       void *ctx, struct p2g_error *err);
 
-/* A FINISHED_ROUND: give back what can no longer be overtaken. */
-int order_round(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
-		struct p2g_error *err);
+/* A FINISHED_ROUND: give back what can no longer be overtaken.  Those
+ * records go to FN later: a few with each record order_push() queues
+ * from then on, and the rest at order_pass(), order_flush() or the
+ * bound, always before any record given back after them. */
+int order_round(struct order *q, struct p2g_error *err);
+
+/* A record that is not held back (it has no time): it goes to FN after
+ * every record given back before it, as perf delivers such a record at
+ * once.  0, or -1 with ERR set (FN's, or its own). */
+int order_pass(struct order *q, struct perfdata *pd,
+	       const struct perf_record *rec, order_fn fn, void *ctx,
+	       struct p2g_error *err);
 
 /* The end of the data: give back everything. */
 int order_flush(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
