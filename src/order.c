@@ -426,16 +426,17 @@ order_round(struct order *q, struct p2g_error *err)
 	q->rounds++;
 	if (limit == 0 || q->n == 0)
 		return 0;
-	/* Those still due go first: to the front of the array. */
-	if (q->due_head > 0) {
-		memmove(q->due, q->due + q->due_head,
-			(q->due_len - q->due_head) * sizeof(*q->due));
-		q->due_len -= q->due_head;
-		q->due_head = 0;
-	}
 	if (q->due_len == 0)
 		q->due_min_off = UINT64_MAX;
 	while (q->n > 0 && earliest(q)->time <= limit) {
+		if (q->due_len == q->due_cap &&
+		    q->due_head >= q->due_cap / 2) {
+			/* those still due, to the front */
+			memmove(q->due, q->due + q->due_head,
+				(q->due_len - q->due_head) * sizeof(*q->due));
+			q->due_len -= q->due_head;
+			q->due_head = 0;
+		}
 		if (q->due_len == q->due_cap) {
 			size_t nc = q->due_cap ? q->due_cap * 2 : 4096;
 			struct order_entry *nd;
@@ -457,7 +458,8 @@ order_round(struct order *q, struct p2g_error *err)
 	 * rounds of a file vary from a few records to thousands); what is
 	 * left at the next round goes first, at that one's pace. */
 	per_round = q->pushed / q->rounds;
-	q->pace = (q->due_len * 256 + 255) / (per_round ? per_round : 1);
+	q->pace = ((q->due_len - q->due_head) * 256 + 255) /
+		  (per_round ? per_round : 1);
 	q->credit = 0;
 	return 0;
 }

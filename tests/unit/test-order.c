@@ -261,6 +261,31 @@ main(void)
 		CHECK_EQ_U64(got[8], 11);
 		order_release(&q);
 
+		/* Due records that fill their array while some have been
+		 * handed on: those left move to its front (4096 due, half
+		 * of them handed on, then 10 more). */
+		order_init(&q, 1 << 20);
+		ngot = 0;
+		for (i = 0; i < 4096; i++)
+			push(&q, &pd, i, 100 + i, lasting);
+		CHECK(order_round(&q, &err) == 0);
+		for (; i < 4106; i++)
+			push(&q, &pd, i, 100 + i, lasting);
+		CHECK(order_round(&q, &err) == 0);
+		for (; i < 5206; i++)
+			push(&q, &pd, i, 100 + i, lasting);
+		CHECK(q.due_head >= q.due_cap / 2);
+		CHECK(order_round(&q, &err) == 0);
+		CHECK(q.due_head == 0);
+		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
+		CHECK_EQ_U64(ngot, 5206);
+		for (i = 0; i < 5206; i++)
+			if (got[i] != i) {
+				CHECK_EQ_U64(got[i], i);
+				break;
+			}
+		order_release(&q);
+
 		random_stream(lasting, 1 << 20, 1);
 		random_stream(lasting, 40 * RSIZE, 2);	/* the bound */
 		random_stream(lasting, 1 << 20, 3);
