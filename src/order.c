@@ -202,6 +202,7 @@ hand_one_due(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
 {
 	const struct order_entry *e = &q->due[q->due_head++];
 
+	q->due_bytes -= e->size;
 	if (q->due_head < q->due_len)
 		fetch(q->due[q->due_head].data);
 	else
@@ -405,12 +406,18 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 	if (time > q->round_max)
 		q->round_max = time;
 	q->pushed++;
-	/* The due records' share of this record (pace, in 1/256ths). */
-	if (q->due_len > 0)
+	/* The due records' share of this record (pace, in 1/256ths), and
+	 * more if they hold more bytes than the bound: rounds closer
+	 * together than the pace can pile them up. */
+	if (q->due_len > 0) {
 		for (q->credit += q->pace; q->credit >= 256 && q->due_len > 0;
 		     q->credit -= 256)
 			if (hand_one_due(q, pd, fn, ctx, err) < 0)
 				return -1;
+		while (q->due_bytes > q->max_bytes)
+			if (hand_one_due(q, pd, fn, ctx, err) < 0)
+				return -1;
+	}
 	return 0;
 nomem:
 	return p2g_fail(err, P2G_NOMEM, rec->offset,
@@ -450,6 +457,7 @@ order_round(struct order *q, struct p2g_error *err)
 			q->due_cap = nc;
 		}
 		q->due[q->due_len] = *take(q);
+		q->due_bytes += q->due[q->due_len].size;
 		if (q->due[q->due_len].offset < q->due_min_off)
 			q->due_min_off = q->due[q->due_len].offset;
 		q->due_len++;

@@ -74,6 +74,8 @@ struct order {
 	 * burst. */
 	struct order_entry *due;
 	size_t due_head, due_len, due_cap;
+	size_t due_bytes;	/* their record bytes: at most max_bytes
+				   once a record is queued */
 	uint64_t due_min_off;	/* the smallest offset among them */
 	size_t pace;		/* due records handed on per record queued,
 				   in 1/256ths */
@@ -96,9 +98,10 @@ int order_push(struct order *q, struct perfdata *pd,
 	       void *ctx, struct p2g_error *err);
 
 /* A FINISHED_ROUND: give back what can no longer be overtaken.  Those
- * records go to FN later: a few with each record order_push() queues
- * from then on, and the rest at order_pass(), order_flush() or the
- * bound, always before any record given back after them. */
+ * records are handed on later, to the FN of the calls that follow: a few
+ * with each record order_push() queues, and the rest at order_pass(),
+ * order_flush() or the bound, always before any record given back after
+ * them.  0, or -1 with ERR set (out of memory). */
 int order_round(struct order *q, struct p2g_error *err);
 
 /* A record that is not held back (it has no time): it goes to FN after

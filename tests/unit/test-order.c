@@ -76,6 +76,20 @@ pass(struct order *q, struct perfdata *pd, uint32_t i, bool lasting)
 	CHECK(order_pass(q, pd, &rec, collect, NULL, &err) == 0);
 }
 
+/* Records 0 .. N-1 were given back, in that order, and no others. */
+static void
+check_all_in_order(uint32_t n)
+{
+	uint32_t i;
+
+	CHECK_EQ_U64(ngot, n);
+	for (i = 0; i < n && i < ngot; i++)
+		if (got[i] != i) {
+			CHECK_EQ_U64(got[i], i);
+			break;
+		}
+}
+
 /* The model: pending records, the earliest (time, index) taken first. */
 static size_t model[NREC], nmodel, want[NREC], nwant;
 
@@ -174,7 +188,7 @@ main(void)
 	struct order q;
 	struct p2g_error err;
 	int lasting;
-	uint32_t i;
+	uint32_t i, j, k;
 
 	memset(&pd, 0, sizeof(pd));
 	for (lasting = 0; lasting < 2; lasting++) {
@@ -278,12 +292,27 @@ main(void)
 		CHECK(order_round(&q, &err) == 0);
 		CHECK(q.due_head == 0);
 		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
-		CHECK_EQ_U64(ngot, 5206);
-		for (i = 0; i < 5206; i++)
-			if (got[i] != i) {
-				CHECK_EQ_U64(got[i], i);
-				break;
+		check_all_in_order(5206);
+		order_release(&q);
+
+		/* Rounds closer together than the pace (set by 5000
+		 * records read without a round) pile up due records: no
+		 * more than the bound's bytes stay due. */
+		order_init(&q, 100 * RSIZE);
+		ngot = 0;
+		for (i = 0; i < 5000; i++)
+			push(&q, &pd, i, 100 + i, lasting);
+		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
+		for (k = 0; k < 9; k++) {
+			CHECK(order_round(&q, &err) == 0);
+			for (j = 0; j < 40; j++, i++) {
+				push(&q, &pd, i, 100 + i, lasting);
+				CHECK(q.due_bytes <= 100 * RSIZE);
 			}
+		}
+		CHECK(q.due_len - q.due_head >= 90);
+		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
+		check_all_in_order(5360);
 		order_release(&q);
 
 		random_stream(lasting, 1 << 20, 1);
