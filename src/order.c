@@ -436,7 +436,7 @@ order_round(struct order *q, struct p2g_error *err)
 	if (q->due_len == 0)
 		q->due_min_off = UINT64_MAX;
 	while (q->n > 0 && earliest(q)->time <= limit) {
-		if (q->due_len == q->due_cap &&
+		if (q->due_len == q->due_cap && q->due_head > 0 &&
 		    q->due_head >= q->due_cap / 2) {
 			/* those still due, to the front */
 			memmove(q->due, q->due + q->due_head,
