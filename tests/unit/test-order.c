@@ -66,6 +66,17 @@ push(struct order *q, struct perfdata *pd, uint32_t i, uint64_t t,
 	CHECK(order_push(q, pd, &rec, t, collect, NULL, &err) == 0);
 }
 
+/* Records FROM .. TO-1, record I at time T0 + I. */
+static void
+push_range(struct order *q, struct perfdata *pd, uint32_t from, uint32_t to,
+	   uint64_t t0, bool lasting)
+{
+	uint32_t i;
+
+	for (i = from; i < to; i++)
+		push(q, pd, i, t0 + i, lasting);
+}
+
 /* Record I, without a time: not held back. */
 static void
 pass(struct order *q, struct perfdata *pd, uint32_t i, bool lasting)
@@ -247,11 +258,9 @@ main(void)
 		 * records as a round has (4): 1.25 a record. */
 		order_init(&q, 1 << 20);
 		ngot = 0;
-		for (i = 0; i < 4; i++)
-			push(&q, &pd, i, 10 + i, lasting);
+		push_range(&q, &pd, 0, 4, 10, lasting);
 		CHECK(order_round(&q, &err) == 0);
-		for (i = 4; i < 8; i++)
-			push(&q, &pd, i, 16 + i, lasting);
+		push_range(&q, &pd, 4, 8, 16, lasting);
 		CHECK_EQ_U64(ngot, 0);
 		CHECK(order_round(&q, &err) == 0);
 		CHECK_EQ_U64(ngot, 0);
@@ -280,14 +289,11 @@ main(void)
 		 * of them handed on, then 10 more). */
 		order_init(&q, 1 << 20);
 		ngot = 0;
-		for (i = 0; i < 4096; i++)
-			push(&q, &pd, i, 100 + i, lasting);
+		push_range(&q, &pd, 0, 4096, 100, lasting);
 		CHECK(order_round(&q, &err) == 0);
-		for (; i < 4106; i++)
-			push(&q, &pd, i, 100 + i, lasting);
+		push_range(&q, &pd, 4096, 4106, 100, lasting);
 		CHECK(order_round(&q, &err) == 0);
-		for (; i < 5206; i++)
-			push(&q, &pd, i, 100 + i, lasting);
+		push_range(&q, &pd, 4106, 5206, 100, lasting);
 		CHECK(q.due_head >= q.due_cap / 2);
 		CHECK(order_round(&q, &err) == 0);
 		CHECK(q.due_head == 0);
@@ -300,8 +306,8 @@ main(void)
 		 * more than the bound's bytes stay due. */
 		order_init(&q, 100 * RSIZE);
 		ngot = 0;
-		for (i = 0; i < 5000; i++)
-			push(&q, &pd, i, 100 + i, lasting);
+		push_range(&q, &pd, 0, 5000, 100, lasting);
+		i = 5000;
 		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
 		for (k = 0; k < 9; k++) {
 			CHECK(order_round(&q, &err) == 0);
