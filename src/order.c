@@ -37,6 +37,7 @@ order_init(struct order *q, size_t max_bytes)
 {
 	memset(q, 0, sizeof(*q));
 	q->max_bytes = max_bytes;
+	q->rival = SIZE_MAX;
 }
 
 /* Drop the records of entries V[0..N) never handed on: each chunk still
@@ -73,17 +74,22 @@ order_release(struct order *q)
 	free(q->runs);
 	free(q->heap);
 	memset(q, 0, sizeof(*q));
+	q->rival = SIZE_MAX;
 }
 
 /* Whether run A's first entry goes before run B's: by time, then by
  * file order, which is the order of the entries in the array. */
+static inline bool
+entry_before(const struct order *q, size_t x, size_t y)
+{
+	return q->v[x].time < q->v[y].time ||
+	       (q->v[x].time == q->v[y].time && x < y);
+}
+
 static bool
 run_before(const struct order *q, uint32_t a, uint32_t b)
 {
-	size_t x = q->runs[a].cur, y = q->runs[b].cur;
-
-	return q->v[x].time < q->v[y].time ||
-	       (q->v[x].time == q->v[y].time && x < y);
+	return entry_before(q, q->runs[a].cur, q->runs[b].cur);
 }
 
 static void
@@ -108,6 +114,9 @@ sift_up(struct order *q, size_t i)
 {
 	uint32_t *h = q->heap, x = h[i];
 
+	/* A run joining may come before the rival; compact() rebuilds the
+	 * heap with this, so the entries it moves are covered too. */
+	q->rival = SIZE_MAX;
 	while (i > 0 && run_before(q, x, h[(i - 1) / 2])) {
 		h[i] = h[(i - 1) / 2];
 		i = (i - 1) / 2;
@@ -152,8 +161,24 @@ hand(struct order *q, struct perfdata *pd, const struct order_entry *e,
 	return ret;
 }
 
-/* Take the earliest record held (q->n > 0) out of the runs: it is given
- * back.  Its entry stays where it is until the next record is queued. */
+/* The first entry of the earliest run under the top one (q->nheap > 1):
+ * by the heap's order, the head of one of the top's children. */
+static size_t
+rival_of(const struct order *q)
+{
+	const uint32_t *h = q->heap;
+
+	return q->runs[h[q->nheap > 2 && run_before(q, h[2], h[1]) ? 2 : 1]].cur;
+}
+
+/*
+ * Take the earliest record held (q->n > 0) out of the runs: it is given
+ * back.  Its entry stays where it is until the next record is queued.
+ * A CPU's records of one round often come one after the other, so the
+ * top run usually stays on top: while its next entry comes before the
+ * rival (the other runs' earliest, unchanged meanwhile), the heap is
+ * left alone.
+ */
 static inline const struct order_entry *
 take(struct order *q)
 {
@@ -164,8 +189,11 @@ take(struct order *q)
 		q->heap[0] = q->heap[--q->nheap];
 		if (q->nheap > 0)
 			sift_down(q, 0);
-	} else if (q->nheap > 1) {
+		q->rival = q->nheap > 1 ? rival_of(q) : SIZE_MAX;
+	} else if (q->nheap > 1 &&
+		   (q->rival == SIZE_MAX || !entry_before(q, run->cur, q->rival))) {
 		sift_down(q, 0);
+		q->rival = rival_of(q);
 	}
 	q->n--;
 	q->bytes -= e->size;

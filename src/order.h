@@ -57,6 +57,9 @@ struct order {
 	uint32_t *heap;		/* runs not empty, the earliest first
 				   entry on top */
 	size_t nheap;
+	size_t rival;		/* the earliest first entry of the runs
+				   under the top one, or SIZE_MAX: not
+				   known (order.c, take()) */
 	size_t n;		/* records held */
 	struct order_chunk *cur;	/* the chunk being filled */
 	struct order_chunk *spare;	/* an empty one kept for reuse */
