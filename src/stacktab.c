@@ -328,6 +328,27 @@ stacktab_release(struct stacktab *t)
 
 #define TAG(h) ((uint32_t)((h) >> 32))
 
+/*
+ * N zeroed bytes whose pages have been written.  The fresh pages of a
+ * large calloc() are mapped to the shared zero page when first read (a
+ * probe looks before it writes), and the first write then costs a
+ * second fault, a copy on write, which flushes the TLB of every CPU that
+ * runs the process: the reading thread's too.  A write to each page
+ * first takes one fault and no flush.  (The same memory from malloc()
+ * and memset() is made a calloc() by the compiler.)
+ */
+static void *
+calloc_written(size_t n)
+{
+	unsigned char *p = calloc(1, n);
+	size_t i;
+
+	if (p != NULL)
+		for (i = 0; i < n; i += 4096)
+			((volatile unsigned char *)p)[i] = 0;
+	return p;
+}
+
 static int
 grow_slots(struct stacktab *t)
 {
@@ -336,7 +357,7 @@ grow_slots(struct stacktab *t)
 
 	if (n > SIZE_MAX / sizeof(*s) || n > UINT32_MAX)
 		return -1;
-	s = calloc(n, sizeof(*s));
+	s = calloc_written(n * sizeof(*s));
 	if (s == NULL)
 		return -1;
 	for (i = 0; i < t->nslots; i++) {
@@ -422,7 +443,7 @@ stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
 		    uint32_t space, const uint64_t *pcs, uint32_t n,
 		    uint64_t count, uint64_t period)
 {
-	struct stack_entry *e;
+	struct stack_entry *e, fresh;
 	size_t j, off;
 
 	if ((t->nslots == 0 && t->nr > 0) || n > STACKTAB_MAX_PCS)
@@ -462,14 +483,18 @@ stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
 	}
 	if (append_pcs(t, pcs, n, &off) < 0)
 		return -1;
-	e = &t->entries[t->nr];
-	e->count = count;
+	/* Made aside and copied: setting a bit-field in place reads its
+	 * word, and a fresh page read before it is written costs a second
+	 * fault (calloc_written()). */
+	memset(&fresh, 0, sizeof(fresh));
+	fresh.count = count;
+	fresh.off = off;
+	fresh.n = n;
+	fresh.space = space;
+	fresh.ev = ev;
+	memcpy(&t->entries[t->nr], &fresh, sizeof(fresh));
 	if (t->with_periods)
 		t->periods[t->nr] = period;
-	e->off = off;
-	e->space = space;
-	e->ev = ev;
-	e->n = n;
 	t->slots[j] = (uint64_t)TAG(h) << 32 | (uint32_t)++t->nr;
 	return (int64_t)t->nr - 1;
 }
