@@ -146,6 +146,13 @@ input_mapped(const struct input *in)
 	return in->map != NULL;
 }
 
+const unsigned char *
+input_map(const struct input *in, uint64_t *size)
+{
+	*size = in->map != NULL ? in->size : 0;
+	return in->map;
+}
+
 void
 input_release(struct input *in, uint64_t off)
 {

@@ -77,6 +77,11 @@ const unsigned char *input_peek(struct input *in, size_t n, size_t *avail,
  * input_peek() returns stay valid until input_close(). */
 bool input_mapped(const struct input *in);
 
+/* The bytes of a mapped input, all *SIZE of them, or NULL when IN is
+ * not mapped.  They stay valid until input_close(); the position within
+ * them is input_tell()'s, moved on by input_consume(). */
+const unsigned char *input_map(const struct input *in, uint64_t *size);
+
 /* A mapped input will not be read again below offset OFF (so far as the
  * caller knows): its pages may leave the process's resident set.  They
  * remain readable.  No-op for other inputs. */

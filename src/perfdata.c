@@ -1133,6 +1133,23 @@ next_raw(struct perfdata *pd, const unsigned char **recp, uint16_t *sizep,
 	left = pt->data_end == UINT64_MAX ? UINT64_MAX : pt->data_end - off;
 	if (left == 0)
 		goto end;
+	if (!pt->map_known) {
+		pt->map = input_map(pt->in, &pt->map_size);
+		pt->map_known = true;
+	}
+	/* A mapped file's records are taken where they lie, with no call
+	 * to read them; anything out of the ordinary goes the general way
+	 * below, which says what is wrong. */
+	if (pt->map != NULL && left >= 8 && off <= pt->map_size &&
+	    pt->map_size - off >= 8) {
+		p = pt->map + off;
+		size = load16(p + 6, pd->big_endian);
+		if (size >= 8 && size <= left && size <= pt->map_size - off &&
+		    !(pd->pipe_mode && trailing_text(p, 8))) {
+			input_consume(pt->in, size);
+			goto record;
+		}
+	}
 	/* A mapped input has the whole record at hand without a read: ask
 	 * for the largest one at once, and peek only once. */
 	p = input_peek(pt->in, input_mapped(pt->in) ? UINT16_MAX : 8, &avail,
@@ -1161,6 +1178,7 @@ next_raw(struct perfdata *pd, const unsigned char **recp, uint16_t *sizep,
 			goto truncated;
 	}
 	input_consume(pt->in, size);
+record:
 	/* A directory's records are copied where they are kept: the pages
 	 * before this one can go (a file's own records are lasting, and
 	 * convert.c gives their pages back). */
@@ -1264,7 +1282,7 @@ next_record(struct perfdata *pd, struct perf_record *rec,
 		if (r <= 0)
 			return r;
 		rec->type = load32(p, pd->big_endian);
-		if (pd->frozen && !inner && input_mapped(pd->cur->in) &&
+		if (pd->frozen && !inner && pd->cur->map != NULL &&
 		    changes_handle(rec->type)) {
 			/* a mapped input steps back by its offset alone */
 			if (input_seek(pd->cur->in, off, err) < 0)
@@ -1279,7 +1297,7 @@ next_record(struct perfdata *pd, struct perf_record *rec,
 		/* A directory's files give their pages back as they are
 		 * read, and decompressed bytes live in a buffer. */
 		rec->lasting = !inner && pd->dir == NULL &&
-			       input_mapped(pd->cur->in);
+			       pd->cur->map != NULL;
 		pd->counts.records++;
 		pd->counts.by_type[rec->type < 128 ? rec->type : 0]++;
 

@@ -92,6 +92,10 @@ struct perf_part {
 	bool has_head;
 	uint64_t next_release;	/* where its pages are given back next */
 	char name[24];		/* "data", "data.0", ...; "" for a file */
+	/* Its input's bytes, when mapped (input_map()), once looked up. */
+	bool map_known;
+	const unsigned char *map;
+	uint64_t map_size;
 };
 
 /*
