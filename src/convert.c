@@ -72,11 +72,14 @@ struct conv {
 		int32_t tid;
 		bool valid;
 	} pend;
-	/* The space of the process sampled last, kept until a record that
-	 * may change spaces comes. */
-	int32_t space_pid;
-	uint32_t space_sid;
-	bool space_ok;
+	/* The spaces of the two processes sampled last, the latest first
+	 * (the CPUs' samples come interleaved), kept until a record that
+	 * may change spaces comes; nspaces of them are set. */
+	struct {
+		int32_t pid;
+		uint32_t sid;
+	} spaces[2];
+	unsigned nspaces;
 };
 
 static bool
@@ -256,16 +259,30 @@ deliveries(struct conv *cv, const struct perf_record *rec,
 	return 0;
 }
 
-/* addrspace_sample_space(), remembered from the sample before. */
+/* addrspace_sample_space(), remembered from the samples before. */
 static uint32_t
 sample_space(struct conv *cv, int32_t pid)
 {
-	if (!cv->space_ok || cv->space_pid != pid) {
-		cv->space_sid = addrspace_sample_space(&cv->as, pid);
-		cv->space_pid = pid;
-		cv->space_ok = cv->space_sid != UINT32_MAX;
+	uint32_t sid;
+
+	if (cv->nspaces > 0 && cv->spaces[0].pid == pid)
+		return cv->spaces[0].sid;
+	if (cv->nspaces > 1 && cv->spaces[1].pid == pid) {
+		sid = cv->spaces[1].sid;
+		cv->spaces[1] = cv->spaces[0];
+		cv->spaces[0].pid = pid;
+		cv->spaces[0].sid = sid;
+		return sid;
 	}
-	return cv->space_sid;
+	sid = addrspace_sample_space(&cv->as, pid);
+	if (sid != UINT32_MAX) {
+		cv->spaces[1] = cv->spaces[0];
+		cv->spaces[0].pid = pid;
+		cv->spaces[0].sid = sid;
+		if (cv->nspaces < 2)
+			cv->nspaces++;
+	}
+	return sid;
 }
 
 /*
@@ -659,7 +676,7 @@ on_record(struct conv *cv, const struct perf_record *rec,
 
 	if (rec->type == PERF_RECORD_SAMPLE)
 		return on_sample(cv, rec, NULL, err);
-	cv->space_ok = false;	/* the record may change a space */
+	cv->nspaces = 0;	/* the record may change a space */
 	cursor_init(&c, rec->data, rec->size, rec->offset, big);
 	cursor_skip(&c, 8);
 	switch (rec->type) {
@@ -1228,7 +1245,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	for (k = 0; k < npds; k++) {
 		cv.pd = pds[k];
 		cv.input = (unsigned)k;
-		cv.space_ok = false;
+		cv.nspaces = 0;
 		if (o->input_start)
 			o->input_start(o->progress_ctx, k);
 		if (!o->no_unwind) {
