@@ -267,21 +267,15 @@ sample_space(struct conv *cv, int32_t pid)
 
 	if (cv->nspaces > 0 && cv->spaces[0].pid == pid)
 		return cv->spaces[0].sid;
-	if (cv->nspaces > 1 && cv->spaces[1].pid == pid) {
+	if (cv->nspaces > 1 && cv->spaces[1].pid == pid)
 		sid = cv->spaces[1].sid;
-		cv->spaces[1] = cv->spaces[0];
-		cv->spaces[0].pid = pid;
-		cv->spaces[0].sid = sid;
+	else if ((sid = addrspace_sample_space(&cv->as, pid)) == UINT32_MAX)
 		return sid;
-	}
-	sid = addrspace_sample_space(&cv->as, pid);
-	if (sid != UINT32_MAX) {
-		cv->spaces[1] = cv->spaces[0];
-		cv->spaces[0].pid = pid;
-		cv->spaces[0].sid = sid;
-		if (cv->nspaces < 2)
-			cv->nspaces++;
-	}
+	else if (cv->nspaces < 2)
+		cv->nspaces++;
+	cv->spaces[1] = cv->spaces[0];
+	cv->spaces[0].pid = pid;
+	cv->spaces[0].sid = sid;
 	return sid;
 }
 

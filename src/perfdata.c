@@ -1152,8 +1152,7 @@ next_raw(struct perfdata *pd, const unsigned char **recp, uint16_t *sizep,
 	}
 	/* A mapped input has the whole record at hand without a read: ask
 	 * for the largest one at once, and peek only once. */
-	p = input_peek(pt->in, input_mapped(pt->in) ? UINT16_MAX : 8, &avail,
-		       err);
+	p = input_peek(pt->in, pt->map != NULL ? UINT16_MAX : 8, &avail, err);
 	if (p == NULL)
 		return -1;
 	if (avail == 0 && pt->data_end == UINT64_MAX)
