@@ -20,9 +20,10 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void
-ignore(void *ctx, uint64_t off, const char *msg)
+ignore(void *ctx, const char *part, uint64_t off, const char *msg)
 {
 	(void)ctx;
+	(void)part;
 	(void)off;
 	(void)msg;
 }

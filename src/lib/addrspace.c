@@ -441,3 +441,30 @@ addrspace_resolve(struct addrspace *as, uint32_t sid, uint64_t addr)
 	return NULL;
 }
 
+
+static int
+cmp_samples(const void *a, const void *b)
+{
+	const struct process *x = *(const struct process *const *)a;
+	const struct process *y = *(const struct process *const *)b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+struct process **
+addrspace_by_samples(const struct addrspace *as, size_t *n)
+{
+	struct process **v = malloc((as->nprocs + 1) * sizeof(*v));
+	size_t i, k = 0;
+
+	if (v == NULL)
+		return NULL;
+	for (i = 0; i < as->nprocs; i++)
+		if (as->procs[i].samples > 0)
+			v[k++] = &as->procs[i];
+	qsort(v, k, sizeof(*v), cmp_samples);
+	*n = k;
+	return v;
+}

@@ -103,6 +103,10 @@ int addrspace_fork(struct addrspace *as, int32_t pid, int32_t ppid,
 const char *addrspace_comm_of(const struct addrspace *as, int32_t pid,
 			      int32_t tid);
 
+/* The processes with samples, the most first (then by pid), in an array
+ * the caller frees, of *N entries; NULL when out of memory. */
+struct process **addrspace_by_samples(const struct addrspace *as, size_t *n);
+
 /* The mapping of space SID that holds ADDR, or NULL. */
 const struct mapping *addrspace_resolve(struct addrspace *as, uint32_t sid,
 					uint64_t addr);

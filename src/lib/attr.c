@@ -167,7 +167,6 @@ attr_finish(struct perf_attr *a)
 	uint64_t st = a->sample_type;
 	int n;
 
-	a->sampled_by = -1;
 	a->freq = (a->flags & PERF_ATTR_FLAG_FREQ) != 0;
 	a->sample_id_all = (a->flags & PERF_ATTR_FLAG_SAMPLE_ID_ALL) != 0;
 	a->unknown_bits = (st & ~PERF_SAMPLE_KNOWN_MASK) != 0;

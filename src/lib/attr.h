@@ -50,18 +50,6 @@ struct perf_attr {
 	bool simple;
 	int8_t w_id, w_ip, w_tid, w_time, w_addr, w_stream_id, w_cpu;
 	int8_t w_period, w_chain;
-
-	/* Filled in while reading the data, by the converting thread while
-	 * the reading thread reads the fields above (convert.c): kept off
-	 * their cache line, and off the next attr's. */
-	unsigned char pad_before[64];
-	uint64_t nr_samples;
-	/* For a counter read with another event's samples
-	 * (PERF_SAMPLE_READ): that sampling event, whose period gives the
-	 * time a sample stands for, as an index in the file's attrs; -1
-	 * otherwise. */
-	int32_t sampled_by;
-	unsigned char pad_after[64];
 };
 
 /*

@@ -59,6 +59,11 @@ struct convert_opts {
 				   most; 0: 16 MiB */
 	/* Called every so often with the bytes read so far. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	/* Hears the warnings of the inputs' perf.data readers while their
+	 * data is read, in their place among the records (as
+	 * perfdata_warn_fn). */
+	void (*warn)(void *ctx, const char *part, uint64_t offset,
+		     const char *msg);
 	/* Called before input N is read. */
 	void (*input_start)(void *ctx, size_t n);
 	void *progress_ctx;
@@ -135,17 +140,20 @@ typedef int (*convert_sink)(void *ctx, const struct convert_result *r,
  * matched by name with the first input's (samples of other events are
  * counted in other_events), whose header (byte order, build ids, arch)
  * also stands for all.  Returns 0, or -1 with ERR set (and, if reading
- * failed, the input in st->failed_input).
+ * failed, the input in st->failed_input, the error's offset in its file
+ * (perfdata_locate())).
  */
 int convert_run(struct perfdata *const *pds, size_t npds,
 		const struct convert_opts *o, convert_sink sink,
 		void *sink_ctx, struct convert_stats *st,
 		struct p2g_error *err);
 
-/* Read all of PD's data counting samples per event (attr->nr_samples) and
- * per process (in AS, initialised by the caller), for --info.  Returns 0,
- * or -1 with ERR set. */
+/* Read all of PD's data counting samples per event (into *SAMPLES, an
+ * array of one count per attr of PD that the caller frees) and per
+ * process (in AS, initialised by the caller), for --info; when the
+ * reading fails partway, what was counted up to there.  Returns 0, or -1
+ * with ERR set. */
 int convert_scan(struct perfdata *pd, struct addrspace *as,
-		 struct p2g_error *err);
+		 uint64_t **samples, struct p2g_error *err);
 
 #endif

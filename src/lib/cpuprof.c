@@ -541,3 +541,16 @@ cpuprof_read_mode(const unsigned char *buf, size_t len, struct profile *p,
 nomem:
 	return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 }
+
+unsigned
+cpuprof_slot_bits(const char *arch)
+{
+	if (arch != NULL &&
+	    ((arch[0] == 'i' && strlen(arch) == 4 &&
+	      strcmp(arch + 2, "86") == 0) ||
+	     strncmp(arch, "arm", 3) == 0 || strcmp(arch, "mips") == 0 ||
+	     strcmp(arch, "ppc") == 0 || strcmp(arch, "powerpc") == 0 ||
+	     strcmp(arch, "s390") == 0 || strcmp(arch, "sparc") == 0))
+		return 32;
+	return 64;
+}

@@ -65,4 +65,9 @@ const char *cpuprof_neighbour(const unsigned char *buf, size_t len);
  */
 const char *cpuprof_check_maps_line(const char *line, size_t len);
 
+/* The slot width, 32 or 64 bits, that libprofiler writes on a machine of
+ * architecture ARCH (as uname -m and perf's header name it; NULL:
+ * unknown, 64). */
+unsigned cpuprof_slot_bits(const char *arch);
+
 #endif

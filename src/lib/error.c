@@ -17,6 +17,7 @@ p2g_fail(struct p2g_error *e, enum p2g_status st, uint64_t off,
 		return -1;
 	e->status = st;
 	e->offset = off;
+	e->part[0] = '\0';
 	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);
@@ -28,6 +29,7 @@ p2g_error_clear(struct p2g_error *e)
 {
 	e->status = P2G_OK;
 	e->offset = P2G_NO_OFFSET;
+	e->part[0] = '\0';
 	e->msg[0] = '\0';
 }
 

@@ -25,11 +25,14 @@ enum p2g_status {
 struct p2g_error {
 	enum p2g_status status;
 	uint64_t offset;	/* byte offset in the input, or P2G_NO_OFFSET */
+	char part[24];		/* the file of a perf.data directory the
+				   offset is in ("data.1"), or "" */
 	char msg[512];
 };
 
-/* Record an error; the message is a printf format, lower case, no period.
- * Returns -1 so that callers can write "return p2g_fail(...)". */
+/* Record an error (with no part); the message is a printf format, lower
+ * case, no period.  Returns -1 so that callers can write
+ * "return p2g_fail(...)". */
 int p2g_fail(struct p2g_error *e, enum p2g_status st, uint64_t off,
 	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 

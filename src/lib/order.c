@@ -26,18 +26,74 @@ struct order_chunk {
 
 #define CHUNK_ROOM (CHUNK_SIZE - offsetof(struct order_chunk, data))
 
+struct order_entry {		/* 32 bytes: the type and misc are read */
+	uint64_t time;		/* again from the record's header */
+	uint64_t offset;	/* of the record in the file */
+	const unsigned char *data;	/* the record, or its copy in a
+					   chunk (order.c) */
+	int32_t attr;		/* index in the file's attrs, or -1 */
+	uint16_t size;		/* the record's */
+	uint16_t copied;	/* 1: data is a copy; 0: lasting */
+};
+
+struct order_run {		/* entries [cur, end) of the array */
+	size_t cur, end;
+};
+
+struct order {
+	struct order_entry *v;	/* entries in file order */
+	size_t len, cap;	/* used (given back ones included), room */
+	struct order_run *runs;	/* in file order */
+	size_t nruns, cap_runs;
+	uint32_t *heap;		/* runs not empty, the earliest first
+				   entry on top */
+	size_t nheap;
+	size_t rival;		/* the earliest first entry of the runs
+				   under the top one, or SIZE_MAX: not
+				   known (take()) */
+	size_t n;		/* records held */
+	struct order_chunk *cur;	/* the chunk being filled */
+	struct order_chunk *spare;	/* an empty one kept for reuse */
+	size_t bytes;		/* record bytes held */
+	uint64_t round_max;	/* latest time queued this round */
+	uint64_t flush_upto;	/* set by the previous round */
+	size_t max_bytes;	/* the bound on bytes held */
+	uint64_t last_time;	/* of the record given back last */
+	uint64_t late;		/* records queued with a time before it:
+				   given back out of order (perf's "out of
+				   order events", which has no bound) */
+	/* Given back at the last round, not handed on yet, in time order:
+	 * handed on a few with each record queued, so that the records of
+	 * a round go on at the pace the next round is read, not in one
+	 * burst. */
+	struct order_entry *due;
+	size_t due_head, due_len, due_cap;
+	size_t due_bytes;	/* their record bytes: at most max_bytes
+				   once a record is queued */
+	uint64_t due_min_off;	/* the smallest offset among them */
+	size_t pace;		/* due records handed on per record queued,
+				   in 1/256ths */
+	size_t credit;		/* 1/256ths of a due record owed */
+	uint64_t pushed;	/* records queued */
+	uint64_t rounds;	/* rounds seen */
+};
+
 static struct order_chunk *
 chunk_of(const unsigned char *copy)
 {
 	return (struct order_chunk *)((uintptr_t)copy & ~(uintptr_t)(CHUNK_SIZE - 1));
 }
 
-void
-order_init(struct order *q, size_t max_bytes)
+struct order *
+order_new(size_t max_bytes)
 {
-	memset(q, 0, sizeof(*q));
+	struct order *q = calloc(1, sizeof(*q));
+
+	if (q == NULL)
+		return NULL;
 	q->max_bytes = max_bytes;
 	q->rival = SIZE_MAX;
+	return q;
 }
 
 /* Drop the records of entries V[0..N) never handed on: each chunk still
@@ -57,10 +113,12 @@ drop_entries(struct order *q, const struct order_entry *v, size_t n)
 }
 
 void
-order_release(struct order *q)
+order_free(struct order *q)
 {
 	size_t r;
 
+	if (q == NULL)
+		return;
 	for (r = 0; r < q->nruns; r++)
 		drop_entries(q, q->v + q->runs[r].cur,
 			     q->runs[r].end - q->runs[r].cur);
@@ -73,8 +131,7 @@ order_release(struct order *q)
 	free(q->v);
 	free(q->runs);
 	free(q->heap);
-	memset(q, 0, sizeof(*q));
-	q->rival = SIZE_MAX;
+	free(q);
 }
 
 /* Whether run A's first entry goes before run B's: by time, then by
@@ -520,4 +577,21 @@ order_oldest(const struct order *q, uint64_t dflt)
 				       ? q->v[q->runs[r].cur].offset
 				       : due;
 	return q->due_len > 0 ? due : dflt;
+}
+
+uint64_t
+order_late(const struct order *q)
+{
+	return q->late;
+}
+
+void
+order_inspect(const struct order *q, struct order_state *s)
+{
+	s->bytes = q->bytes;
+	s->due = q->due_len - q->due_head;
+	s->due_bytes = q->due_bytes;
+	s->due_head = q->due_head;
+	s->due_cap = q->due_cap;
+	s->late = q->late;
 }

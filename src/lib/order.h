@@ -19,7 +19,7 @@
  *
  * What a round gives back is not handed on at once, but a few records at
  * a time as the next records are queued, over about as many records as a
- * round has.  The converting thread (convert.c) then gets them at an
+ * round has.  The converting thread (reader.h) then gets them at an
  * even pace rather than in one burst per round, which kept the reading
  * and the converting thread waiting for each other in turn.  The order
  * is the same: those records still go before any given back after them.
@@ -33,66 +33,28 @@
 #include "error.h"
 #include "perfdata.h"
 
-struct order_chunk;
+struct order;
 
-struct order_entry {		/* 32 bytes: the type and misc are read */
-	uint64_t time;		/* again from the record's header */
-	uint64_t offset;	/* of the record in the file */
-	const unsigned char *data;	/* the record, or its copy in a
-					   chunk (order.c) */
-	int32_t attr;		/* index in the file's attrs, or -1 */
-	uint16_t size;		/* the record's */
-	uint16_t copied;	/* 1: data is a copy; 0: lasting */
-};
-
-struct order_run {		/* entries [cur, end) of the array */
-	size_t cur, end;
-};
-
-struct order {
-	struct order_entry *v;	/* entries in file order */
-	size_t len, cap;	/* used (given back ones included), room */
-	struct order_run *runs;	/* in file order */
-	size_t nruns, cap_runs;
-	uint32_t *heap;		/* runs not empty, the earliest first
-				   entry on top */
-	size_t nheap;
-	size_t rival;		/* the earliest first entry of the runs
-				   under the top one, or SIZE_MAX: not
-				   known (order.c, take()) */
-	size_t n;		/* records held */
-	struct order_chunk *cur;	/* the chunk being filled */
-	struct order_chunk *spare;	/* an empty one kept for reuse */
+/* What a queue holds, for the tests. */
+struct order_state {
 	size_t bytes;		/* record bytes held */
-	uint64_t round_max;	/* latest time queued this round */
-	uint64_t flush_upto;	/* set by the previous round */
-	size_t max_bytes;	/* the bound on bytes held */
-	uint64_t last_time;	/* of the record given back last */
-	uint64_t late;		/* records queued with a time before it:
-				   given back out of order (perf's "out of
-				   order events", which has no bound) */
-	/* Given back at the last round, not handed on yet, in time order:
-	 * handed on a few with each record queued, so that the records of
-	 * a round go on at the pace the next round is read, not in one
-	 * burst. */
-	struct order_entry *due;
-	size_t due_head, due_len, due_cap;
-	size_t due_bytes;	/* their record bytes: at most max_bytes
-				   once a record is queued */
-	uint64_t due_min_off;	/* the smallest offset among them */
-	size_t pace;		/* due records handed on per record queued,
-				   in 1/256ths */
-	size_t credit;		/* 1/256ths of a due record owed */
-	uint64_t pushed;	/* records queued */
-	uint64_t rounds;	/* rounds seen */
+	size_t due;		/* given back at the last round, not
+				   handed on yet */
+	size_t due_bytes;	/* their record bytes */
+	size_t due_head, due_cap;	/* where they start in their array,
+					   and its room */
+	uint64_t late;		/* records given back out of order */
 };
 
 /* Called for each record given back; returns 0 or -1 to stop. */
 typedef int (*order_fn)(void *ctx, const struct perf_record *rec,
 			struct p2g_error *err);
 
-void order_init(struct order *q, size_t max_bytes);
-void order_release(struct order *q);
+/* An empty queue holding at most MAX_BYTES of records; NULL when out of
+ * memory.  Free it with order_free() (NULL is accepted), which drops the
+ * records still held. */
+struct order *order_new(size_t max_bytes);
+void order_free(struct order *q);
 
 /* Queue REC (copied unless lasting) at TIME.  Records flushed because of
  * the bound go to FN.  0, or -1 with ERR set. */
@@ -121,5 +83,13 @@ int order_flush(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
 /* The file offset of the earliest record (in file order) still held, or
  * DFLT when none is. */
 uint64_t order_oldest(const struct order *q, uint64_t dflt);
+
+/* Records queued with a time before that of a record given back already:
+ * given back out of order (perf's "out of order events", which has no
+ * bound). */
+uint64_t order_late(const struct order *q);
+
+/* What Q holds, into *S. */
+void order_inspect(const struct order *q, struct order_state *s);
 
 #endif

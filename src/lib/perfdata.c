@@ -50,7 +50,8 @@ warnf(struct perfdata *pd, uint64_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pd->warn(pd->warn_ctx, tag_offset(pd, off), msg);
+	pd->warn(pd->warn_ctx,
+		 pd->dir != NULL && pd->opened ? pd->cur->name : "", off, msg);
 }
 
 static const char *const feature_names[] = {
@@ -910,6 +911,7 @@ perfdata_open(const char *path, perfdata_warn_fn warn, void *warn_ctx,
 	pd->total_size = input_size(pd->in);
 	if (pd->dir != NULL && open_parts(pd, err) < 0)
 		goto fail;
+	pd->opened = true;
 	return pd;
 fail:
 	perfdata_close(pd);
@@ -1407,8 +1409,9 @@ perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		}
 		r = next_record(pd, &pt->head, err);
 		if (r < 0) {
-			if (err->offset >> PERFDATA_PART_SHIFT == 0)
-				err->offset = tag_offset(pd, err->offset);
+			if (err->part[0] == '\0')
+				snprintf(err->part, sizeof(err->part), "%s",
+					 pt->name);
 			return r;
 		}
 		if (r == 0)
@@ -1440,6 +1443,39 @@ perfdata_where(const struct perfdata *pd, uint64_t off, uint64_t *file_off)
 	}
 	*file_off = off & (((uint64_t)1 << PERFDATA_PART_SHIFT) - 1);
 	return pd->parts[k].name;
+}
+
+void
+perfdata_freeze(struct perfdata *pd, bool frozen)
+{
+	pd->frozen = frozen;
+}
+
+void
+perfdata_get_warn(const struct perfdata *pd, perfdata_warn_fn *fn,
+		  void **ctx)
+{
+	*fn = pd->warn;
+	*ctx = pd->warn_ctx;
+}
+
+void
+perfdata_set_warn(struct perfdata *pd, perfdata_warn_fn fn, void *ctx)
+{
+	pd->warn = fn;
+	pd->warn_ctx = ctx;
+}
+
+void
+perfdata_locate(const struct perfdata *pd, struct p2g_error *err)
+{
+	const char *part;
+
+	if (pd->dir == NULL || err->part[0] != '\0' ||
+	    err->offset == P2G_NO_OFFSET)
+		return;
+	part = perfdata_where(pd, err->offset, &err->offset);
+	snprintf(err->part, sizeof(err->part), "%s", part);
 }
 
 uint64_t

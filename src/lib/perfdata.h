@@ -74,8 +74,11 @@ struct perfdata_counts {
 	uint64_t lost;		/* events the kernel reported lost */
 };
 
-typedef void (*perfdata_warn_fn)(void *ctx, uint64_t offset,
-				 const char *msg);
+/* Hears a problem that does not stop the reading, at OFFSET of PART: ""
+ * for the file itself (and the header of a perf.data directory), else
+ * the name of the directory's file ("data.1"). */
+typedef void (*perfdata_warn_fn)(void *ctx, const char *part,
+				 uint64_t offset, const char *msg);
 
 /*
  * One file of the input: the file itself, or one of a perf.data
@@ -99,9 +102,10 @@ struct perf_part {
 };
 
 /*
- * In a directory, the offset of a record, warning or error carries the
- * number of its file (0 for "data", N + 1 for data.N) above
- * PERFDATA_PART_SHIFT; perfdata_where() takes it apart.
+ * In a directory, the offset of a record carries the number of its file
+ * (0 for "data", N + 1 for data.N) above PERFDATA_PART_SHIFT;
+ * perfdata_where() takes it apart, and perfdata_locate() does for an
+ * error.
  */
 #define PERFDATA_PART_SHIFT 48
 
@@ -144,10 +148,9 @@ struct perfdata {
 
 	perfdata_warn_fn warn;
 	void *warn_ctx;
-	/* Set while the records are used on another thread than the one
-	 * that reads them (convert.c): the attrs, ids and header info must
-	 * then stay as they are (see perfdata_next()). */
-	bool frozen;
+	bool frozen;		/* perfdata_freeze() */
+	bool opened;		/* perfdata_open() is done: warnings name
+				   the part being read */
 };
 
 /*
@@ -167,13 +170,26 @@ void perfdata_close(struct perfdata *pd);
  * Fetch the next record of the data section into REC: a kernel record,
  * or a FINISHED_ROUND (other records that perf itself writes are read
  * here and not returned).  Returns 1 for a record, 0 at the end of the
- * data, -1 on error.  With PD->frozen set on a mapped input, a record
- * that would change the handle (an attr, a feature, build ids, compressed
- * data) is left unread and 2 is returned: it is read once frozen is
- * cleared.
+ * data, -1 on error, 2 when a frozen PD stops before a record that
+ * would change it (perfdata_freeze()).
  */
 int perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		  struct p2g_error *err);
+
+/*
+ * While PD is frozen, perfdata_next() on a mapped input leaves a record
+ * that would change the handle (an attr, a feature, build ids,
+ * compressed data) unread and returns 2: its records are then used on
+ * another thread than the one that reads them (reader.h), which relies
+ * on the attrs, ids and header info staying as they are.  The record is
+ * read once PD is thawed.
+ */
+void perfdata_freeze(struct perfdata *pd, bool frozen);
+
+/* The function that hears PD's warnings, and its context. */
+void perfdata_get_warn(const struct perfdata *pd, perfdata_warn_fn *fn,
+		       void **ctx);
+void perfdata_set_warn(struct perfdata *pd, perfdata_warn_fn fn, void *ctx);
 
 /* The time of REC if it has one (a sample with PERF_SAMPLE_TIME, or
  * another kernel record with a sample_id_all trailer holding TIME).
@@ -211,6 +227,11 @@ perfdata_record_time(const struct perfdata *pd,
  * offset in it in *FILE_OFF. */
 const char *perfdata_where(const struct perfdata *pd, uint64_t off,
 			   uint64_t *file_off);
+
+/* An error ERR at the offset of a record of PD (or in it): in a perf.data
+ * directory, its offset becomes one in the file it names in err->part.
+ * Errors that name a part already, or no offset, are left as they are. */
+void perfdata_locate(const struct perfdata *pd, struct p2g_error *err);
 
 /* How many bytes of the files have been read. */
 uint64_t perfdata_done(const struct perfdata *pd);

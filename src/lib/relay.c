@@ -119,7 +119,6 @@ current(struct relay *r)
 	pthread_mutex_unlock(&r->mu);
 	if (b != NULL) {
 		b->n = 0;
-		b->note = RELAY_NOTE_NONE;
 		b->min_off = UINT64_MAX;
 		b->bytes = 0;
 		r->cur = b;
@@ -154,7 +153,7 @@ relay_put(struct relay *r, const struct perf_record *rec)
 		return NULL;
 	it = &b->items[b->n++];
 	it->rec = *rec;
-	it->brief = false;
+	it->kind = RELAY_RECORD;
 	b->bytes += rec->size;
 	if (rec->offset < b->min_off)
 		b->min_off = rec->offset;
@@ -162,18 +161,22 @@ relay_put(struct relay *r, const struct perf_record *rec)
 }
 
 int
-relay_note(struct relay *r, enum relay_note note, uint64_t off,
-	   const char *msg)
+relay_note(struct relay *r, enum relay_kind kind, const char *part,
+	   uint64_t off, const char *msg)
 {
 	struct relay_batch *b = current(r);
+	struct relay_item *it;
 
 	if (b == NULL)
 		return -1;
-	b->note = note;
-	b->note_off = off;
+	it = &b->items[b->n++];
+	it->kind = (uint8_t)kind;
+	it->note.part = part;
+	it->note.offset = off;
 	b->note_msg[0] = '\0';
 	if (msg != NULL)
 		snprintf(b->note_msg, sizeof(b->note_msg), "%s", msg);
+	it->note.msg = b->note_msg;
 	return publish(r) ? 0 : -1;
 }
 

@@ -31,26 +31,37 @@
 #include "perfdata.h"
 #include "sample.h"
 
+/* What an item of a batch is. */
+enum relay_kind {
+	RELAY_RECORD,		/* rec: a record */
+	RELAY_SAMPLE,		/* rec: a sample, decoded into s */
+	RELAY_WARNING,		/* note: the perf.data reader's warning */
+	RELAY_PROGRESS,		/* note.offset bytes of the input read */
+};
+
+struct relay_note {
+	const char *part;	/* perfdata_warn_fn's */
+	const char *msg;
+	uint64_t offset;
+};
+
 struct relay_item {
-	struct perf_record rec;
-	struct sample_brief s;	/* if brief: rec's sample, decoded */
-	bool brief;
+	struct perf_record rec;	/* RELAY_RECORD, RELAY_SAMPLE */
+	union {
+		struct sample_brief s;	/* RELAY_SAMPLE: rec's sample,
+					   decoded */
+		struct relay_note note;	/* RELAY_WARNING, RELAY_PROGRESS */
+	};
+	uint8_t kind;		/* enum relay_kind */
 };
 
-enum relay_note {
-	RELAY_NOTE_NONE,
-	RELAY_NOTE_PROGRESS,	/* the reader has read up to note_off */
-	RELAY_NOTE_WARNING,	/* perfdata's warning at note_off */
-};
-
-/* What the converter sees of a batch: its records, then its note. */
+/* What the converter sees of a batch: its items, a note (a warning or
+ * progress) closing it. */
 struct relay_batch {
 	struct relay_item *items;
 	size_t n;
-	enum relay_note note;
-	uint64_t note_off;
-	char note_msg[512];
-	uint64_t min_off;	/* smallest offset of the items */
+	char note_msg[512];	/* the text of a RELAY_WARNING item */
+	uint64_t min_off;	/* smallest offset of the records */
 	size_t bytes;		/* record bytes of the items */
 };
 
@@ -72,15 +83,17 @@ void relay_free(struct relay *r);
 
 /* --- the reader ------------------------------------------------------ */
 
-/* Hand REC over; returns the item (REC copied in, brief false) for the
- * caller to complete before the next call, or NULL once the converter has
- * stopped.  Waits while every batch is in use. */
+/* Hand REC over; returns the item (REC copied in, a RELAY_RECORD) for
+ * the caller to complete before the next call, or NULL once the
+ * converter has stopped.  Waits while every batch is in use. */
 struct relay_item *relay_put(struct relay *r, const struct perf_record *rec);
 
-/* Put a note after the records handed over so far (MSG may be NULL for
- * progress).  0, or -1 once the converter has stopped. */
-int relay_note(struct relay *r, enum relay_note note, uint64_t off,
-	       const char *msg);
+/* Put a note (RELAY_WARNING with PART and MSG, or RELAY_PROGRESS) after
+ * the records handed over so far, closing their batch.  PART must stay
+ * as it is until the note is used; MSG is copied.  0, or -1 once the
+ * converter has stopped. */
+int relay_note(struct relay *r, enum relay_kind kind, const char *part,
+	       uint64_t off, const char *msg);
 
 /* The smallest file offset of the records handed over and not given back
  * yet, or DFLT when there is none. */

@@ -192,42 +192,31 @@ parse_list(const char *opt, const char *arg, size_t *n)
 	}
 }
 
-/* The file that messages about the input name: the input, or in a
- * perf.data directory the file of it that offset *OFF is in (*OFF then
- * becomes the offset in that file). */
-static struct perfdata *the_pd;
-
+/* The file that a message about the input names: the input, or in a
+ * perf.data directory the file of it given by PART. */
 static const char *
-data_name(uint64_t *off)
+data_name(const char *part)
 {
 	static char name[4096];
-	const char *part;
 
-	if (the_pd == NULL || the_pd->dir == NULL || *off == P2G_NO_OFFSET)
+	if (part == NULL || part[0] == '\0')
 		return input_name;
-	part = perfdata_where(the_pd, *off, off);
 	snprintf(name, sizeof(name), "%s/%s", input_name, part);
 	return name;
 }
-
-static struct perfdata *const *all_pds;
 
 static void
 on_input_start(void *ctx, size_t n)
 {
 	(void)ctx;
 	set_input(n);
-	if (all_pds != NULL)
-		the_pd = all_pds[n];
 }
 
 static void
-on_warn(void *ctx, uint64_t off, const char *msg)
+on_warn(void *ctx, const char *part, uint64_t off, const char *msg)
 {
-	const char *name = data_name(&off);
-
 	(void)ctx;
-	message_warning(name, off, "%s", msg);
+	message_warning(data_name(part), off, "%s", msg);
 }
 
 static void
@@ -287,29 +276,21 @@ print_field(const char *label, const char *value)
 }
 
 static int
-cmp_proc(const void *a, const void *b)
-{
-	const struct process *x = a, *y = b;
-
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
-}
-
-static int
 do_info(struct perfdata *pd)
 {
 	const struct perf_header_info *hi = &pd->info;
 	struct addrspace as;
 	struct p2g_error err;
+	struct process **procs;
+	uint64_t *samples = NULL;
 	unsigned bit;
-	size_t i, k;
+	size_t i, k, np = 0;
 	int ret = 0;
 
 	p2g_error_clear(&err);
 	addrspace_init(&as);
-	if (convert_scan(pd, &as, &err) < 0) {
-		const char *name = data_name(&err.offset);
+	if (convert_scan(pd, &as, &samples, &err) < 0) {
+		const char *name = data_name(err.part);
 
 		message_error(name, &err);
 		ret = p2g_exit_status(err.status);
@@ -407,24 +388,24 @@ do_info(struct perfdata *pd)
 
 	printf("# events (samples):\n");
 	for (i = 0; i < pd->nr_attrs; i++) {
-		printf("%12" PRIu64 "  ", pd->attrs[i].nr_samples);
+		printf("%12" PRIu64 "  ", samples != NULL ? samples[i] : 0);
 		message_put_safe(stdout, pd->attrs[i].name);
 		putchar('\n');
 	}
 	printf("#\n# processes (samples, all events):\n");
-	if (as.nprocs > 1)
-		qsort(as.procs, as.nprocs, sizeof(*as.procs), cmp_proc);
-	for (i = 0; i < as.nprocs; i++)
-		if (as.procs[i].samples > 0) {
-			printf("%12" PRIu64 "  %d ", as.procs[i].samples,
-			       as.procs[i].pid);
-			message_put_safe(stdout, as.procs[i].comm);
-			putchar('\n');
-		}
-	/* The table was reordered: its slots no longer apply. */
-	free(as.proc_slots);
-	as.proc_slots = NULL;
-	as.proc_nslots = 0;
+	procs = addrspace_by_samples(&as, &np);
+	if (procs == NULL && ret == 0) {
+		p2g_fail(&err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		message_error(data_name(err.part), &err);
+		ret = 2;
+	}
+	for (i = 0; i < np; i++) {
+		printf("%12" PRIu64 "  %d ", procs[i]->samples, procs[i]->pid);
+		message_put_safe(stdout, procs[i]->comm);
+		putchar('\n');
+	}
+	free(procs);
+	free(samples);
 	addrspace_release(&as);
 	return ret;
 }
@@ -935,7 +916,7 @@ main(int argc, char **argv)
 		set_input(k);
 		pds[k] = perfdata_open(argv[optind + k], on_warn, NULL, &err);
 		if (pds[k] == NULL) {
-			message_error(input_name, &err);
+			message_error(data_name(err.part), &err);
 			ret = p2g_exit_status(err.status);
 			goto out;
 		}
@@ -946,7 +927,6 @@ main(int argc, char **argv)
 	}
 	pd = pds[0];
 	set_input(0);
-	the_pd = pd;
 	if (info) {
 		ret = do_info(pd);
 		goto out;
@@ -960,8 +940,8 @@ main(int argc, char **argv)
 	sink.stats = stats;
 
 	o.input_start = on_input_start;
-	all_pds = pds;
 	o.progress = on_progress;
+	o.warn = on_warn;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
@@ -970,7 +950,7 @@ main(int argc, char **argv)
 		if (isatty(STDERR_FILENO) && !message_quiet)
 			fputc('\n', stderr);
 		if (!sink.reported) {
-			const char *name = data_name(&err.offset);
+			const char *name = data_name(err.part);
 
 			message_error(name, &err);
 		}

@@ -137,14 +137,16 @@ static void
 random_stream(bool lasting, size_t max_bytes, unsigned seed)
 {
 	struct perfdata pd;
-	struct order q;
+	struct order *q;
+	struct order_state os;
 	struct p2g_error err;
 	uint64_t base = 1000, round_max = 0, flush_upto = 0;
 	uint32_t i;
 	unsigned x = seed;
 
 	memset(&pd, 0, sizeof(pd));
-	order_init(&q, max_bytes);
+	q = order_new(max_bytes);
+	CHECK(q != NULL);
 	ngot = nmodel = nwant = 0;
 	for (i = 0; i < NREC; i++) {
 		uint64_t t;
@@ -156,13 +158,14 @@ random_stream(bool lasting, size_t max_bytes, unsigned seed)
 		else
 			t = base + ((i / 50) % 2 ? 0 : 400) + (x >> 16) % 300;
 		base += 7;
-		if (q.bytes + RSIZE > max_bytes && nmodel > 0) {
+		order_inspect(q, &os);
+		if (os.bytes + RSIZE > max_bytes && nmodel > 0) {
 			size_t half = (nmodel + 1) / 2;
 
 			while (half-- > 0)
 				model_pop();
 		}
-		push(&q, &pd, i, t, lasting);
+		push(q, &pd, i, t, lasting);
 		model[nmodel++] = i;
 		if (t > round_max)
 			round_max = t;
@@ -172,14 +175,15 @@ random_stream(bool lasting, size_t max_bytes, unsigned seed)
 			flush_upto = round_max;
 			if (limit != 0)
 				model_upto(limit);
-			CHECK(order_round(&q, &err) == 0);
+			CHECK(order_round(q, &err) == 0);
 			/* what the round gives back is handed on over the
 			 * next records, before anything else */
-			CHECK(ngot + q.due_len - q.due_head == nwant);
+			order_inspect(q, &os);
+			CHECK(ngot + os.due == nwant);
 		}
 		CHECK(ngot <= nwant);
 	}
-	CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
+	CHECK(order_flush(q, &pd, collect, NULL, &err) == 0);
 	while (nmodel > 0)
 		model_pop();
 	CHECK_EQ_U64(ngot, NREC);
@@ -189,14 +193,15 @@ random_stream(bool lasting, size_t max_bytes, unsigned seed)
 			CHECK_EQ_U64(got[i], want[i]);
 			break;
 		}
-	order_release(&q);
+	order_free(q);
 }
 
 int
 main(void)
 {
 	struct perfdata pd;
-	struct order q;
+	struct order *q;
+	struct order_state os;
 	struct p2g_error err;
 	int lasting;
 	uint32_t i, j, k;
@@ -207,119 +212,128 @@ main(void)
 		 * then V without a time goes on at once, after them; then
 		 * Z(12), queued after Y was given back, still goes before
 		 * X, as perf's queue puts it. */
-		order_init(&q, 1 << 20);
+		q = order_new(1 << 20);
+		CHECK(q != NULL);
 		ngot = 0;
-		push(&q, &pd, 0, 20, lasting);
-		CHECK(order_round(&q, &err) == 0);
+		push(q, &pd, 0, 20, lasting);
+		CHECK(order_round(q, &err) == 0);
 		CHECK_EQ_U64(ngot, 0);
-		push(&q, &pd, 1, 50, lasting);
-		push(&q, &pd, 2, 15, lasting);
-		CHECK(order_round(&q, &err) == 0);
+		push(q, &pd, 1, 50, lasting);
+		push(q, &pd, 2, 15, lasting);
+		CHECK(order_round(q, &err) == 0);
 		/* given back, not handed on yet: their pages are held */
 		CHECK_EQ_U64(ngot, 0);
-		CHECK_EQ_U64(order_oldest(&q, 99), 0);
+		CHECK_EQ_U64(order_oldest(q, 99), 0);
 		/* a record without a time goes on after them */
-		pass(&q, &pd, 4, lasting);
+		pass(q, &pd, 4, lasting);
 		CHECK_EQ_U64(ngot, 3);
 		CHECK_EQ_U64(got[0], 2);
 		CHECK_EQ_U64(got[1], 0);
 		CHECK_EQ_U64(got[2], 4);
-		CHECK_EQ_U64(q.late, 0);
-		push(&q, &pd, 3, 12, lasting);
-		CHECK_EQ_U64(q.late, 1);	/* after W(20) was given */
-		CHECK_EQ_U64(order_oldest(&q, 99), 1 * RSIZE);
-		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
+		CHECK_EQ_U64(order_late(q), 0);
+		push(q, &pd, 3, 12, lasting);
+		CHECK_EQ_U64(order_late(q), 1);	/* after W(20) was given */
+		CHECK_EQ_U64(order_oldest(q, 99), 1 * RSIZE);
+		CHECK(order_flush(q, &pd, collect, NULL, &err) == 0);
 		CHECK_EQ_U64(ngot, 5);
 		CHECK_EQ_U64(got[3], 3);
 		CHECK_EQ_U64(got[4], 1);
-		CHECK_EQ_U64(order_oldest(&q, 99), 99);
-		order_release(&q);
+		CHECK_EQ_U64(order_oldest(q, 99), 99);
+		order_free(q);
 
 		/* Late as perf counts it: against what was given back
 		 * before the record came, not what its own coming gives
 		 * back.  Room for 3 records: A(10) B(20) C(30), then D(5)
 		 * gives back A and B and is not late; E(7) is. */
-		order_init(&q, 3 * RSIZE);
+		q = order_new(3 * RSIZE);
+		CHECK(q != NULL);
 		ngot = 0;
-		push(&q, &pd, 0, 10, lasting);
-		push(&q, &pd, 1, 20, lasting);
-		push(&q, &pd, 2, 30, lasting);
-		push(&q, &pd, 3, 5, lasting);
+		push(q, &pd, 0, 10, lasting);
+		push(q, &pd, 1, 20, lasting);
+		push(q, &pd, 2, 30, lasting);
+		push(q, &pd, 3, 5, lasting);
 		CHECK_EQ_U64(ngot, 2);
-		CHECK_EQ_U64(q.late, 0);
-		push(&q, &pd, 4, 7, lasting);
-		CHECK_EQ_U64(q.late, 1);
-		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
-		order_release(&q);
+		CHECK_EQ_U64(order_late(q), 0);
+		push(q, &pd, 4, 7, lasting);
+		CHECK_EQ_U64(order_late(q), 1);
+		CHECK(order_flush(q, &pd, collect, NULL, &err) == 0);
+		order_free(q);
 
 		/* A round's records are handed on with the next round's:
 		 * A(10) B(11) C(12) D(13); round; E(20) F(21) G(22) H(23);
 		 * round gives back A..D, handed on over about as many
 		 * records as a round has (4): 1.25 a record. */
-		order_init(&q, 1 << 20);
+		q = order_new(1 << 20);
+		CHECK(q != NULL);
 		ngot = 0;
-		push_range(&q, &pd, 0, 4, 10, lasting);
-		CHECK(order_round(&q, &err) == 0);
-		push_range(&q, &pd, 4, 8, 16, lasting);
+		push_range(q, &pd, 0, 4, 10, lasting);
+		CHECK(order_round(q, &err) == 0);
+		push_range(q, &pd, 4, 8, 16, lasting);
 		CHECK_EQ_U64(ngot, 0);
-		CHECK(order_round(&q, &err) == 0);
+		CHECK(order_round(q, &err) == 0);
 		CHECK_EQ_U64(ngot, 0);
-		push(&q, &pd, 8, 30, lasting);
+		push(q, &pd, 8, 30, lasting);
 		CHECK_EQ_U64(ngot, 1);
-		push(&q, &pd, 9, 31, lasting);
+		push(q, &pd, 9, 31, lasting);
 		CHECK_EQ_U64(ngot, 2);
-		push(&q, &pd, 10, 32, lasting);
+		push(q, &pd, 10, 32, lasting);
 		CHECK_EQ_U64(ngot, 3);
 		/* D, still due, goes before E..H; a late record goes
 		 * after all of them */
-		CHECK(order_round(&q, &err) == 0);
-		push(&q, &pd, 11, 5, lasting);
-		CHECK_EQ_U64(q.late, 1);
+		CHECK(order_round(q, &err) == 0);
+		push(q, &pd, 11, 5, lasting);
+		CHECK_EQ_U64(order_late(q), 1);
 		CHECK_EQ_U64(ngot, 4);
 		CHECK_EQ_U64(got[3], 3);
-		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
+		CHECK(order_flush(q, &pd, collect, NULL, &err) == 0);
 		CHECK_EQ_U64(ngot, 12);
 		for (i = 0; i < 8; i++)
 			CHECK_EQ_U64(got[i], i);
 		CHECK_EQ_U64(got[8], 11);
-		order_release(&q);
+		order_free(q);
 
 		/* Due records that fill their array while some have been
 		 * handed on: those left move to its front (4096 due, half
 		 * of them handed on, then 10 more). */
-		order_init(&q, 1 << 20);
+		q = order_new(1 << 20);
+		CHECK(q != NULL);
 		ngot = 0;
-		push_range(&q, &pd, 0, 4096, 100, lasting);
-		CHECK(order_round(&q, &err) == 0);
-		push_range(&q, &pd, 4096, 4106, 100, lasting);
-		CHECK(order_round(&q, &err) == 0);
-		push_range(&q, &pd, 4106, 5206, 100, lasting);
-		CHECK(q.due_head >= q.due_cap / 2);
-		CHECK(order_round(&q, &err) == 0);
-		CHECK(q.due_head == 0);
-		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
+		push_range(q, &pd, 0, 4096, 100, lasting);
+		CHECK(order_round(q, &err) == 0);
+		push_range(q, &pd, 4096, 4106, 100, lasting);
+		CHECK(order_round(q, &err) == 0);
+		push_range(q, &pd, 4106, 5206, 100, lasting);
+		order_inspect(q, &os);
+		CHECK(os.due_head >= os.due_cap / 2);
+		CHECK(order_round(q, &err) == 0);
+		order_inspect(q, &os);
+		CHECK(os.due_head == 0);
+		CHECK(order_flush(q, &pd, collect, NULL, &err) == 0);
 		check_all_in_order(5206);
-		order_release(&q);
+		order_free(q);
 
 		/* Rounds closer together than the pace (set by 5000
 		 * records read without a round) pile up due records: no
 		 * more than the bound's bytes stay due. */
-		order_init(&q, 100 * RSIZE);
+		q = order_new(100 * RSIZE);
+		CHECK(q != NULL);
 		ngot = 0;
-		push_range(&q, &pd, 0, 5000, 100, lasting);
+		push_range(q, &pd, 0, 5000, 100, lasting);
 		i = 5000;
-		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
+		CHECK(order_flush(q, &pd, collect, NULL, &err) == 0);
 		for (k = 0; k < 9; k++) {
-			CHECK(order_round(&q, &err) == 0);
+			CHECK(order_round(q, &err) == 0);
 			for (j = 0; j < 40; j++, i++) {
-				push(&q, &pd, i, 100 + i, lasting);
-				CHECK(q.due_bytes <= 100 * RSIZE);
+				push(q, &pd, i, 100 + i, lasting);
+				order_inspect(q, &os);
+				CHECK(os.due_bytes <= 100 * RSIZE);
 			}
 		}
-		CHECK(q.due_len - q.due_head >= 90);
-		CHECK(order_flush(&q, &pd, collect, NULL, &err) == 0);
+		order_inspect(q, &os);
+		CHECK(os.due >= 90);
+		CHECK(order_flush(q, &pd, collect, NULL, &err) == 0);
 		check_all_in_order(5360);
-		order_release(&q);
+		order_free(q);
 
 		random_stream(lasting, 1 << 20, 1);
 		random_stream(lasting, 40 * RSIZE, 2);	/* the bound */

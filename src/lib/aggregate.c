@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/* Samples to counted stacks: see aggregate.h. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "cursor.h"
+#include "perf_abi.h"
+
+/* Slots of the cache of recent stacks (a power of 2): 128 KiB. */
+#define RECENT_BITS 14
+
+/* One loop for both kinds of callchain: FILTER false when every frame is
+ * kept, so that the loop of nearly every sample has its counts in
+ * registers and no test of the options. */
+static inline __attribute__((always_inline)) size_t
+chain(const struct addrspace *as, const struct chain_opts *o,
+      const unsigned char *ch, uint64_t nr, bool big, uint64_t *f,
+      uint64_t *nraw, struct chain_counts *c, bool filter)
+{
+	uint64_t markers = 0, zeros = 0, kframes = 0, dropped = 0, raw = 0;
+	uint64_t i, v;
+	size_t n = 0, max = o->max_stack;
+	bool kernel;
+
+	for (i = 0; i < nr; i++) {
+		v = load64(ch + i * 8, big);
+		if (v >= PERF_CONTEXT_MAX) {
+			markers++;
+			/* A deferred user callchain marker is followed by
+			 * a cookie, not an address. */
+			if (v == PERF_CONTEXT_USER_DEFERRED)
+				i++;
+			continue;
+		}
+		if (v == 0) {
+			zeros++;
+			continue;
+		}
+		raw++;
+		if (n == max) {
+			c->frames_capped++;
+			break;
+		}
+		kernel = addrspace_is_kernel(as, v);
+		kframes += kernel;
+		if (filter && (kernel ? o->user_only : o->kernel_only)) {
+			dropped++;
+			continue;
+		}
+		f[n++] = v;
+	}
+	*nraw = raw;
+	c->markers += markers;
+	c->zero_frames += zeros;
+	c->kernel_frames += kframes;
+	c->frames_dropped += dropped;
+	return n;
+}
+
+size_t
+aggregate_chain(const struct addrspace *as, const struct chain_opts *o,
+		const unsigned char *ch, uint64_t nr, bool big, uint64_t *f,
+		uint64_t *nraw, struct chain_counts *c)
+{
+	if (o->user_only || o->kernel_only)
+		return chain(as, o, ch, nr, big, f, nraw, c, true);
+	return chain(as, o, ch, nr, big, f, nraw, c, false);
+}
+
+struct aggregate {
+	struct stacktab tab;
+	uint64_t *frames;	/* the next stack's */
+	size_t frames_cap;
+	/* The entries of recent stacks, each in the slot of its leaf, its
+	 * caller, a middle frame, its depth, space and event (recent_key()):
+	 * a stack seen before is tried against its slot before it is hashed
+	 * whole.  A slot holds the key's tag above the entry's index + 1
+	 * (0: none), so that most other stacks are told apart without
+	 * fetching the entry. */
+	uint64_t *recent;
+	/* The stack added next (aggregate_add()): its slot in the stack
+	 * table is being fetched meanwhile. */
+	struct pending {
+		uint64_t *frames;
+		size_t frames_cap;
+		uint64_t count, period, hash;
+		uint32_t n, ev, sid;
+		uint64_t recent;	/* its key (recent_key()) */
+		int32_t tid;
+		bool valid;
+	} pend;
+};
+
+struct aggregate *
+aggregate_new(bool with_periods)
+{
+	struct aggregate *ag = calloc(1, sizeof(*ag));
+
+	if (ag == NULL)
+		return NULL;
+	stacktab_init(&ag->tab);
+	/* Packed while the samples are read: the stacks' PCs take about
+	 * half their size until the profile is made. */
+	stacktab_pack(&ag->tab);
+	if (with_periods)
+		stacktab_keep_periods(&ag->tab);
+	ag->recent = calloc((size_t)1 << RECENT_BITS, sizeof(*ag->recent));
+	if (ag->recent == NULL) {
+		free(ag);
+		return NULL;
+	}
+	return ag;
+}
+
+void
+aggregate_free(struct aggregate *ag)
+{
+	if (ag == NULL)
+		return;
+	stacktab_release(&ag->tab);
+	free(ag->recent);
+	free(ag->frames);
+	free(ag->pend.frames);
+	free(ag);
+}
+
+uint64_t *
+aggregate_frames(struct aggregate *ag, size_t n)
+{
+	uint64_t *nf;
+
+	if (n <= ag->frames_cap)
+		return ag->frames;
+	nf = realloc(ag->frames, n * sizeof(*nf));
+	if (nf == NULL)
+		return NULL;
+	ag->frames = nf;
+	ag->frames_cap = n;
+	return nf;
+}
+
+int
+aggregate_flush(struct aggregate *ag)
+{
+	struct pending *p = &ag->pend;
+	int64_t x;
+
+	if (!p->valid)
+		return 0;
+	p->valid = false;
+	x = stacktab_add_hashed(&ag->tab, p->hash, p->ev, p->sid, p->frames,
+				p->n, p->count, p->period);
+	if (x < 0)
+		return -1;
+	ag->recent[p->recent >> (64 - RECENT_BITS)] =
+		(p->recent & 0xffffffff00000000ULL) | ((uint32_t)x + 1);
+	return 0;
+}
+
+/* The key of stack F[0..N) (N > 0) of EV in SID in ag->recent, from the
+ * little that tells most stacks of a program apart: its top RECENT_BITS
+ * bits are the slot, its upper half the tag (the two overlap). */
+static inline uint64_t
+recent_key(const uint64_t *f, uint32_t n, uint32_t ev, uint32_t sid)
+{
+	uint64_t h = f[0] ^ (n > 1 ? f[1] * 0x2545f4914f6cdd1dULL : 0) ^
+		     f[n / 2] * 0xbf58476d1ce4e5b9ULL ^ (uint64_t)n << 40 ^
+		     (uint64_t)sid << 48 ^ (uint64_t)ev << 58;
+
+	return h * 0x9e3779b97f4a7c15ULL;
+}
+
+/*
+ * A thread's stack often repeats its previous one, the pending stack;
+ * else a stack seen before is most often the one in its slot of
+ * ag->recent, which is compared whole if the tags agree.  Any other
+ * stack becomes the pending one, its hash computed and its slot fetched
+ * now, and is added to the table when the next one comes
+ * (aggregate_flush()): the cache miss of the slot overlaps the next
+ * sample's work.  doc/performance.md has how often each case is met.
+ */
+int
+aggregate_add(struct aggregate *ag, uint32_t ev, uint32_t sid, int32_t tid,
+	      uint32_t n, uint64_t period)
+{
+	struct pending *p = &ag->pend;
+	uint64_t key, slot, hash, *f;
+	size_t cap;
+
+	if (p->valid && p->tid == tid && p->ev == ev && p->sid == sid &&
+	    p->n == n && memcmp(p->frames, ag->frames, (size_t)n * 8) == 0) {
+		p->count++;
+		p->period += period;
+		return 0;
+	}
+	key = recent_key(ag->frames, n, ev, sid);
+	slot = ag->recent[key >> (64 - RECENT_BITS)];
+	if ((uint32_t)slot != 0 &&
+	    (slot & 0xffffffff00000000ULL) == (key & 0xffffffff00000000ULL) &&
+	    stacktab_add_if(&ag->tab, (uint32_t)slot - 1, ev, sid, ag->frames,
+			    n, 1, period) >= 0)
+		return 0;
+	hash = stacktab_hash(ev, sid, ag->frames, n);
+	stacktab_prefetch(&ag->tab, hash);
+	if (aggregate_flush(ag) < 0)
+		return -1;
+	/* The frames become the pending stack's; its buffer, this one's. */
+	f = p->frames;
+	cap = p->frames_cap;
+	p->frames = ag->frames;
+	p->frames_cap = ag->frames_cap;
+	ag->frames = f;
+	ag->frames_cap = cap;
+	p->hash = hash;
+	p->ev = ev;
+	p->sid = sid;
+	p->tid = tid;
+	p->n = n;
+	p->recent = key;
+	p->count = 1;
+	p->period = period;
+	p->valid = true;
+	return 0;
+}
+
+int
+aggregate_add_direct(struct aggregate *ag, uint32_t ev, uint32_t sid,
+		     uint32_t n, uint64_t period)
+{
+	if (aggregate_flush(ag) < 0)
+		return -1;
+	return stacktab_add(&ag->tab, ev, sid, ag->frames, n, 1, period);
+}
+
+struct stacktab *
+aggregate_table(struct aggregate *ag)
+{
+	return &ag->tab;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Samples to counted stacks: the frames of a callchain as perf shows
+ * them (context markers and zero addresses out, capped, one side kept
+ * with --user-only or --kernel-only), and the stack table fed through a
+ * cache of recent stacks.  Most samples repeat a stack seen a moment
+ * before; the cache finds it without hashing the stack whole, and a new
+ * stack's slot in the table is fetched while the next sample is read.
+ * The table's entries come in the order of the stacks' first samples,
+ * as they would without the cache.
+ */
+#ifndef P2G_AGGREGATE_H
+#define P2G_AGGREGATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "addrspace.h"
+#include "stacktab.h"
+
+/* What the frames of a callchain are cut to. */
+struct chain_opts {
+	bool user_only;		/* drop kernel frames */
+	bool kernel_only;	/* drop user frames */
+	size_t max_stack;	/* frames kept at most */
+};
+
+/* Counts over the frames of all callchains. */
+struct chain_counts {
+	uint64_t markers;	/* context markers removed */
+	uint64_t zero_frames;	/* address-0 frames dropped */
+	uint64_t kernel_frames;
+	uint64_t frames_dropped;	/* by user_only / kernel_only */
+	uint64_t frames_capped;	/* stacks cut at max_stack */
+};
+
+/*
+ * The frames of callchain CHAIN[0..NR) (NR entries of 8 bytes, in the
+ * file's byte order BIG) into F (room for NR), leaf first, kernel text
+ * told by AS.  Returns how many F holds; *NRAW gets the number of
+ * addresses in the chain before user_only / kernel_only (the capped one
+ * included).
+ */
+size_t aggregate_chain(const struct addrspace *as, const struct chain_opts *o,
+		       const unsigned char *chain, uint64_t nr, bool big,
+		       uint64_t *f, uint64_t *nraw, struct chain_counts *c);
+
+struct aggregate;
+
+/* An empty aggregate over a packed stack table (stacktab_pack()),
+ * keeping periods if WITH_PERIODS; NULL when out of memory. */
+struct aggregate *aggregate_new(bool with_periods);
+
+/* Free AG and its table; NULL is accepted. */
+void aggregate_free(struct aggregate *ag);
+
+/* The buffer of the next stack, with room for N frames; NULL when out of
+ * memory.  aggregate_add() may hand it on to the table: ask again for
+ * each stack. */
+uint64_t *aggregate_frames(struct aggregate *ag, size_t n);
+
+/*
+ * Count one sample of period PERIOD of the first N frames (N > 0) of
+ * aggregate_frames(), of event EV in space SID, on thread TID.  0, or -1
+ * when out of memory.
+ */
+int aggregate_add(struct aggregate *ag, uint32_t ev, uint32_t sid,
+		  int32_t tid, uint32_t n, uint64_t period);
+
+/* As aggregate_add(), past the cache: for a sample counted for several
+ * events, once for each. */
+int aggregate_add_direct(struct aggregate *ag, uint32_t ev, uint32_t sid,
+			 uint32_t n, uint64_t period);
+
+/* Put the stack still waiting into the table: call before reading it.
+ * 0, or -1 when out of memory. */
+int aggregate_flush(struct aggregate *ag);
+
+/* The stack table (after aggregate_flush()). */
+struct stacktab *aggregate_table(struct aggregate *ag);
+
+#endif
