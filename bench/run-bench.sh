@@ -32,6 +32,13 @@
 #   table     print the results table (also written to results.md)
 #   clean     delete the files in $BENCH_DIR larger than 100 MB
 #             (skipped when BENCH_KEEP=1)
+#   turns     (not in all) time $PERF2GPERF against $PERF2GPERF_BASE on
+#             each input, in turns (new, old, new, old, ...: $BENCH_REPS
+#             runs each), so that both meet the same spells of the
+#             machine; print per case the best and median of each, the
+#             ratios new/old of the medians and of the bests, the peak
+#             RSS of each, and whether their profiles are byte-identical
+#             (also written to turns.txt; the runs to turns.tsv)
 #
 # Environment:
 #   BENCH_DIR        scratch directory (default /tmp/perf2gperf-bench);
@@ -39,7 +46,10 @@
 #   PERF2GPERF       the binary to measure (default: src/perf2gperf of this
 #                    tree); it is copied to $BENCH_DIR/bin first, so a
 #                    rebuild during the run does not change what is timed
-#   BENCH_REPS       perf2gperf and cat runs per input (default 3)
+#   PERF2GPERF_BASE  the binary to compare with in the turns step (the
+#                    build before a change); copied to $BENCH_DIR/bin too
+#   BENCH_REPS       perf2gperf and cat runs per input, and runs of each
+#                    binary in the turns step (default 3)
 #   BENCH_PERF_REPS  perf report and perf script runs (default 1)
 #   BENCH_LOAD_MAX   wait before each timing until the other processes on
 #                    the machine use at most this many CPUs (default 0.5)
@@ -63,6 +73,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 bench_src=$top/bench
 BENCH_DIR=${BENCH_DIR:-/tmp/perf2gperf-bench}
 PERF2GPERF=${PERF2GPERF:-$top/src/perf2gperf}
+PERF2GPERF_BASE=${PERF2GPERF_BASE:-}
 REPS=${BENCH_REPS:-3}
 PERF_REPS=${BENCH_PERF_REPS:-1}
 LOAD_MAX=${BENCH_LOAD_MAX:-0.5}
@@ -333,9 +344,12 @@ step_analyze() {
 
 # ---- timing --------------------------------------------------------------
 
+# The file timed() appends to; the turns step keeps its runs apart.
+RUNS=runs.tsv
+
 # timed LABEL CASE FILE COMMAND...: run COMMAND (stdout to /dev/null),
 # append "case tool bytes wall maxrss_kb user sys others_cpus loadavg
-# loaded" to $BENCH_DIR/runs.tsv.  others_cpus: the CPUs that other
+# loaded" to $BENCH_DIR/$RUNS.  others_cpus: the CPUs that other
 # processes used during the run (all busy time minus the command's user
 # and system time), or in the 2 seconds before it for runs under a second
 # (jiffies are too coarse for shorter runs).
@@ -367,7 +381,7 @@ timed() {
 			if (o < 0) o = 0; printf "%.2f", o }')
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$case" "$label" \
 		"$(wc -c < "$file")" "$wall" "$rss" "$u" "$s" "$others" "$la" \
-		"$LOADED" >> "$BENCH_DIR/runs.tsv"
+		"$LOADED" >> "$BENCH_DIR/$RUNS"
 	say "$case $label: ${wall}s, ${rss} KiB, user ${u}s sys ${s}s" \
 	    "(others $others CPUs, loadavg $la)"
 	LOADED=0
@@ -412,6 +426,105 @@ step_time() {
 	for c in $CASES; do
 		time_case "$c"
 	done
+}
+
+# ---- two builds in turns ----------------------------------------------------
+
+# A change is judged against the build before it: on this shared machine
+# the speed drifts by tens of percent over minutes, so the two binaries
+# are run alternately on the same warm input and compared by their
+# medians, within one run of this step.
+turns_case() {
+	local c=$1 f i new old
+	f=$BENCH_DIR/$c.data
+	[ -s "$f" ] || { say "no $f: run the inputs step"; return 0; }
+	new=$BENCH_DIR/out/$c.turns-new.prof
+	old=$BENCH_DIR/out/$c.turns-base.prof
+	i=0
+	while [ $i -lt "$REPS" ]; do
+		rm -f "$new" "$old"
+		warm "$f"
+		timed new "$c" "$f" "$P2G" -q "$f" "$new"
+		warm "$f"
+		timed base "$c" "$f" "$P2G_BASE" -q "$f" "$old"
+		i=$((i + 1))
+	done
+	if [ -s "$new" ] && [ -s "$old" ] && cmp -s "$new" "$old"; then
+		printf '%s\tidentical\n' "$c" >> "$BENCH_DIR/turns.cmp"
+	else
+		say "$c: the two profiles differ (or a run failed):" \
+		    "$new $old"
+		printf '%s\tDIFFER\n' "$c" >> "$BENCH_DIR/turns.cmp"
+	fi
+}
+
+step_turns() {
+	local c
+	[ -n "$PERF2GPERF_BASE" ] ||
+		die "the turns step needs PERF2GPERF_BASE, the binary to" \
+		    "compare with"
+	[ -x "$PERF2GPERF_BASE" ] || die "$PERF2GPERF_BASE not found"
+	P2G_BASE=$BENCH_DIR/bin/perf2gperf-base
+	cp "$PERF2GPERF_BASE" "$P2G_BASE.new"
+	mv "$P2G_BASE.new" "$P2G_BASE"
+	RUNS=turns.tsv
+	: > "$BENCH_DIR/$RUNS"
+	: > "$BENCH_DIR/turns.cmp"
+	for c in $CASES; do
+		turns_case "$c"
+	done
+	RUNS=runs.tsv
+	{
+		echo "turns: $BENCH_DIR/bin/perf2gperf" \
+			"($(sha256sum "$P2G" | cut -c1-16), from $PERF2GPERF)"
+		echo "  against $P2G_BASE" \
+			"($(sha256sum "$P2G_BASE" | cut -c1-16), from" \
+			"$PERF2GPERF_BASE), $REPS runs each, loadavg" \
+			"$(cut -d' ' -f1-3 /proc/loadavg) at the end"
+		echo
+		awk -F '\t' '
+		function median(a, n,    i, j, t) {
+			for (i = 1; i <= n; i++)
+				for (j = i + 1; j <= n; j++)
+					if (a[j] < a[i]) {
+						t = a[i]; a[i] = a[j]; a[j] = t
+					}
+			return n % 2 ? a[(n + 1) / 2] \
+				: (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		FILENAME ~ /turns.cmp$/ { same[$1] = $2; next }
+		{
+			k = $1 SUBSEP $2
+			if (!($1 in seen)) { seen[$1] = 1; order[++nc] = $1 }
+			n[k]++; w[k, n[k]] = $4
+			if (!(k in best) || $4 < best[k]) best[k] = $4
+			if ($5 > rss[k]) rss[k] = $5
+			if ($8 > others[$1]) others[$1] = $8
+			if ($10 == 1) loaded[$1] = 1
+		}
+		END {
+			printf "| %-4s | %-4s | %8s | %8s | %8s | %8s | %8s | %8s | %8s | %8s | %6s | %-9s |\n",
+				"case", "runs", "new best", "old best",
+				"new med", "old med", "best n/o", "med n/o",
+				"new MiB", "old MiB", "others", "profiles"
+			print "|------|------|----------|----------|----------|----------|----------|----------|----------|----------|--------|-----------|"
+			for (i = 1; i <= nc; i++) {
+				c = order[i]; kn = c SUBSEP "new"
+				ko = c SUBSEP "base"
+				if (!(kn in best) || !(ko in best)) continue
+				for (j = 1; j <= n[kn]; j++) v[j] = w[kn, j]
+				mn = median(v, n[kn])
+				for (j = 1; j <= n[ko]; j++) v[j] = w[ko, j]
+				mo = median(v, n[ko])
+				printf "| %-4s | %4d | %8.3f | %8.3f | %8.3f | %8.3f | %8.3f | %8.3f | %8.1f | %8.1f | %6.2f | %-9s |%s\n",
+					c, n[kn], best[kn], best[ko], mn, mo,
+					best[kn] / best[ko], mn / mo,
+					rss[kn] / 1024, rss[ko] / 1024,
+					others[c], same[c],
+					loaded[c] ? " loaded" : ""
+			}
+		}' "$BENCH_DIR/turns.cmp" "$BENCH_DIR/turns.tsv"
+	} | tee "$BENCH_DIR/turns.txt"
 }
 
 # ---- where the time goes ---------------------------------------------------
@@ -586,10 +699,10 @@ for step in "$@"; do
 		step_profile
 		step_table
 		step_clean ;;
-	machine|inputs|analyze|time|profile|table|clean)
+	machine|inputs|analyze|time|profile|table|clean|turns)
 		"step_$step" ;;
 	*)
 		die "unknown step $step (machine inputs analyze time profile" \
-		    "table clean all)" ;;
+		    "table clean turns all)" ;;
 	esac
 done
