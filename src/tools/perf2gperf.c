@@ -422,9 +422,7 @@ do_info(struct perfdata *pd)
 			putchar('\n');
 		}
 	/* The table was reordered: its slots no longer apply. */
-	free(as.proc_slots);
-	as.proc_slots = NULL;
-	as.proc_nslots = 0;
+	hashtab_free(&as.proc_index);
 	addrspace_release(&as);
 	return ret;
 }
