@@ -12,13 +12,6 @@
 #define PROT_WRITE_ 2
 #define PROT_EXEC_ 4
 
-static size_t
-slot_of(int32_t key, size_t n)
-{
-	uint64_t h = (uint32_t)key * 0x9e3779b97f4a7c15ULL;
-	return (size_t)(h >> 17) & (n - 1);
-}
-
 void
 addrspace_init(struct addrspace *as)
 {
@@ -37,63 +30,37 @@ addrspace_release(struct addrspace *as)
 		free(as->spaces[i].maps);
 	free(as->spaces);
 	free(as->procs);
-	free(as->proc_slots);
+	hashtab_free(&as->proc_index);
 	free(as->threads);
-	free(as->thread_slots);
+	hashtab_free(&as->thread_index);
 	free(as->kernel.path);
 	memset(as, 0, sizeof(*as));
 }
 
-/* Generic lookup in a pid/tid table whose elements start with the key. */
-static uint32_t *
-lookup(uint32_t *slots, size_t nslots, const void *base, size_t elsize,
-       int32_t key)
+/* The element of a pid/tid table T over BASE (of elements of ELSIZE bytes
+ * that start with the key) whose key is KEY, or HASHTAB_NONE with IT where
+ * it would go. */
+static inline uint32_t
+lookup(const struct hashtab *t, const void *base, size_t elsize,
+       int32_t key, struct hashtab_iter *it)
 {
-	size_t j;
+	uint32_t i;
 
-	if (nslots == 0)
-		return NULL;
-	j = slot_of(key, nslots);
-	while (slots[j] != 0) {
-		const int32_t *k = (const int32_t *)((const char *)base +
-						     (slots[j] - 1) * elsize);
-		if (*k == key)
-			return &slots[j];
-		j = (j + 1) & (nslots - 1);
-	}
-	return &slots[j];
-}
-
-static int
-rehash(uint32_t **slotsp, size_t *nslotsp, const void *base, size_t elsize,
-       size_t count)
-{
-	size_t n = *nslotsp ? *nslotsp * 2 : 256, i, j;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (s == NULL)
-		return -1;
-	for (i = 0; i < count; i++) {
-		int32_t key = *(const int32_t *)((const char *)base +
-						 i * elsize);
-		j = slot_of(key, n);
-		while (s[j] != 0)
-			j = (j + 1) & (n - 1);
-		s[j] = (uint32_t)(i + 1);
-	}
-	free(*slotsp);
-	*slotsp = s;
-	*nslotsp = n;
-	return 0;
+	for (i = hashtab_probe(t, hashtab_hash64((uint32_t)key), it);
+	     i != HASHTAB_NONE; i = hashtab_next(t, it))
+		if (*(const int32_t *)((const char *)base + i * elsize) == key)
+			break;
+	return i;
 }
 
 struct process *
 addrspace_find(const struct addrspace *as, int32_t pid)
 {
-	uint32_t *s = lookup(as->proc_slots, as->proc_nslots, as->procs,
-			     sizeof(struct process), pid);
+	struct hashtab_iter it;
+	uint32_t i = lookup(&as->proc_index, as->procs, sizeof(struct process),
+			    pid, &it);
 
-	return s && *s ? &as->procs[*s - 1] : NULL;
+	return i != HASHTAB_NONE ? &as->procs[i] : NULL;
 }
 
 /* A new empty space for PID (copying space FROM unless UINT32_MAX);
@@ -133,7 +100,8 @@ struct process *
 addrspace_process(struct addrspace *as, int32_t pid)
 {
 	struct process *p = addrspace_find(as, pid);
-	uint32_t *s, sid;
+	struct hashtab_iter it;
+	uint32_t sid;
 
 	if (p != NULL)
 		return p;
@@ -149,29 +117,27 @@ addrspace_process(struct addrspace *as, int32_t pid)
 		as->procs = np;
 		as->cap_procs = nc;
 	}
-	if ((as->nprocs + 1) * 2 > as->proc_nslots &&
-	    rehash(&as->proc_slots, &as->proc_nslots, as->procs,
-		   sizeof(struct process), as->nprocs) < 0)
+	if (hashtab_reserve(&as->proc_index, as->nprocs + 1) < 0)
 		return NULL;
 	p = &as->procs[as->nprocs];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
 	p->space = sid;
-	s = lookup(as->proc_slots, as->proc_nslots, as->procs,
-		   sizeof(struct process), pid);
-	*s = (uint32_t)(++as->nprocs);
+	lookup(&as->proc_index, as->procs, sizeof(struct process), pid, &it);
+	hashtab_insert(&as->proc_index, &it, (uint32_t)as->nprocs++);
 	return p;
 }
 
 static struct thread *
 get_thread(struct addrspace *as, int32_t tid, bool create)
 {
-	uint32_t *s = lookup(as->thread_slots, as->thread_nslots, as->threads,
-			     sizeof(struct thread), tid);
+	struct hashtab_iter it;
+	uint32_t i = lookup(&as->thread_index, as->threads,
+			    sizeof(struct thread), tid, &it);
 	struct thread *t;
 
-	if (s && *s)
-		return &as->threads[*s - 1];
+	if (i != HASHTAB_NONE)
+		return &as->threads[i];
 	if (!create)
 		return NULL;
 	if (as->nthreads == as->cap_threads) {
@@ -183,16 +149,14 @@ get_thread(struct addrspace *as, int32_t tid, bool create)
 		as->threads = nt;
 		as->cap_threads = nc;
 	}
-	if ((as->nthreads + 1) * 2 > as->thread_nslots &&
-	    rehash(&as->thread_slots, &as->thread_nslots, as->threads,
-		   sizeof(struct thread), as->nthreads) < 0)
+	if (hashtab_reserve(&as->thread_index, as->nthreads + 1) < 0)
 		return NULL;
 	t = &as->threads[as->nthreads];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
-	s = lookup(as->thread_slots, as->thread_nslots, as->threads,
-		   sizeof(struct thread), tid);
-	*s = (uint32_t)(++as->nthreads);
+	lookup(&as->thread_index, as->threads, sizeof(struct thread), tid,
+	       &it);
+	hashtab_insert(&as->thread_index, &it, (uint32_t)as->nthreads++);
 	return t;
 }
 

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashtab.h"
+
 struct mapping {
 	uint64_t start, end, pgoff;
 	uint32_t maj, min;
@@ -57,12 +59,10 @@ struct thread {
 struct addrspace {
 	struct process *procs;
 	size_t nprocs, cap_procs;
-	uint32_t *proc_slots;	/* pid -> index + 1 */
-	size_t proc_nslots;
+	struct hashtab proc_index;	/* of procs, by pid */
 	struct thread *threads;
 	size_t nthreads, cap_threads;
-	uint32_t *thread_slots;
-	size_t thread_nslots;
+	struct hashtab thread_index;	/* of threads, by tid */
 	struct mapping *maps;	/* every mapping ever seen */
 	size_t nmaps, cap_maps;
 	struct space *spaces;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hashtab.h"
 #include "layout.h"
 
 #define PROT_READ_ 1
@@ -41,8 +42,7 @@ struct lay {
 	const struct layout_opts *o;
 	struct place *places;
 	size_t nplaces, cap_places;
-	uint32_t *slots;		/* key hash -> place index + 1 */
-	size_t nslots;
+	struct hashtab index;		/* of places, by hash_str(key) */
 	uint32_t *map_place;		/* mapping index -> place + 1 */
 	const struct mapping *last;	/* the last mapping resolved, */
 	uint32_t last_sid;		/* in this space */
@@ -96,26 +96,6 @@ build_id_of(const struct lay *l, const struct mapping *m, uint8_t *size,
 		}
 }
 
-static int
-grow_slots(struct lay *l)
-{
-	size_t n = l->nslots ? l->nslots * 2 : 256, i, j;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (s == NULL)
-		return -1;
-	for (i = 0; i < l->nplaces; i++) {
-		j = (size_t)hash_str(l->places[i].key) & (n - 1);
-		while (s[j] != 0)
-			j = (j + 1) & (n - 1);
-		s[j] = (uint32_t)(i + 1);
-	}
-	free(l->slots);
-	l->slots = s;
-	l->nslots = n;
-	return 0;
-}
-
 /* The place of mapping M seen in space SID, created if new; NULL when
  * out of memory. */
 static struct place *
@@ -125,8 +105,10 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 	uint8_t bsize;
 	const uint8_t *bid;
 	char *key;
-	size_t klen, j, k;
+	size_t klen, k;
+	struct hashtab_iter it;
 	struct place *p;
+	uint32_t i;
 	bool anon;
 
 	if (l->map_place[mi] != 0)
@@ -154,18 +136,17 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 				 (unsigned long long)(m->start - m->pgoff));
 	}
 	strcat(key, m->path);
-	if ((l->nplaces + 1) * 2 > l->nslots && grow_slots(l) < 0)
+	if (hashtab_reserve(&l->index, l->nplaces + 1) < 0)
 		goto nomem;
-	j = (size_t)hash_str(key) & (l->nslots - 1);
-	while (l->slots[j] != 0) {
-		p = &l->places[l->slots[j] - 1];
+	for (i = hashtab_probe(&l->index, hash_str(key), &it);
+	     i != HASHTAB_NONE; i = hashtab_next(&l->index, &it)) {
+		p = &l->places[i];
 		if (strcmp(p->key, key) == 0) {
 			free(key);
 			if (!anon)
-				l->map_place[mi] = l->slots[j];
+				l->map_place[mi] = i + 1;
 			return p;
 		}
-		j = (j + 1) & (l->nslots - 1);
 	}
 	if (l->nplaces == l->cap_places) {
 		size_t nc = l->cap_places ? l->cap_places * 2 : 64;
@@ -184,7 +165,7 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 	p->build_id = bid;
 	p->pref = m->start - m->pgoff;
 	p->lo = UINT64_MAX;
-	l->slots[j] = (uint32_t)(++l->nplaces);
+	hashtab_insert(&l->index, &it, (uint32_t)l->nplaces++);
 	if (!anon)
 		l->map_place[mi] = (uint32_t)l->nplaces;
 	return p;
@@ -838,7 +819,7 @@ out:
 		free(l.places[i].segs);
 	}
 	free(l.places);
-	free(l.slots);
+	hashtab_free(&l.index);
 	free(l.map_place);
 	free(seen);
 	return ret;

@@ -98,82 +98,61 @@ perfdata_feature_name(unsigned bit)
 
 /* ---- id -> attr map ---------------------------------------------------- */
 
-static size_t
-id_slot(uint64_t id, size_t cap)
+/* The entry of ID, or HASHTAB_NONE with IT where it would go. */
+static uint32_t
+id_map_probe(const struct perfdata *pd, uint64_t id, struct hashtab_iter *it)
 {
-	id *= 0x9e3779b97f4a7c15ULL;
-	return (size_t)(id ^ (id >> 29)) & (cap - 1);
+	uint32_t i;
+
+	for (i = hashtab_probe(&pd->id_index, hashtab_hash64(id), it);
+	     i != HASHTAB_NONE; i = hashtab_next(&pd->id_index, it))
+		if (pd->ids[i].id == id)
+			break;
+	return i;
 }
 
 static bool
 id_map_put(struct perfdata *pd, uint64_t id, uint32_t idx)
 {
-	size_t i;
+	struct hashtab_iter it;
+	uint32_t i;
 
-	if ((pd->id_count + 1) * 2 > pd->id_cap) {
-		size_t ncap = pd->id_cap ? pd->id_cap * 2 : 64;
-		uint64_t *nk = calloc(ncap, sizeof(*nk));
-		uint32_t *nv = calloc(ncap, sizeof(*nv));
-		uint64_t *nl = calloc(ncap, sizeof(*nl));
+	if (hashtab_reserve(&pd->id_index, pd->nids + 1) < 0)
+		return false;
+	i = id_map_probe(pd, id, &it);
+	if (i != HASHTAB_NONE) {
+		pd->ids[i].attr = idx;
+		return true;
+	}
+	if (pd->nids == pd->cap_ids) {
+		size_t nc = pd->cap_ids ? pd->cap_ids * 2 : 32;
+		struct perf_id *n = realloc(pd->ids, nc * sizeof(*n));
 
-		if (nk == NULL || nv == NULL || nl == NULL) {
-			free(nk);
-			free(nv);
-			free(nl);
+		if (n == NULL)
 			return false;
-		}
-		for (i = 0; i < pd->id_cap; i++) {
-			size_t j;
-
-			if (pd->id_vals[i] == 0)
-				continue;
-			j = id_slot(pd->id_keys[i], ncap);
-			while (nv[j] != 0)
-				j = (j + 1) & (ncap - 1);
-			nk[j] = pd->id_keys[i];
-			nv[j] = pd->id_vals[i];
-			nl[j] = pd->id_last[i];
-		}
-		free(pd->id_keys);
-		free(pd->id_vals);
-		free(pd->id_last);
-		pd->id_keys = nk;
-		pd->id_vals = nv;
-		pd->id_last = nl;
-		pd->id_cap = ncap;
+		pd->ids = n;
+		pd->cap_ids = nc;
 	}
-	i = id_slot(id, pd->id_cap);
-	while (pd->id_vals[i] != 0) {
-		if (pd->id_keys[i] == id) {
-			pd->id_vals[i] = idx + 1;
-			return true;
-		}
-		i = (i + 1) & (pd->id_cap - 1);
-	}
-	pd->id_keys[i] = id;
-	pd->id_vals[i] = idx + 1;	/* 0 marks an empty slot */
-	pd->id_count++;
+	pd->ids[pd->nids].id = id;
+	pd->ids[pd->nids].last = 0;
+	pd->ids[pd->nids].attr = idx;
+	hashtab_insert(&pd->id_index, &it, (uint32_t)pd->nids++);
 	return true;
 }
 
-/* The attr of ID and the place of its last read value, or NULL. */
-static struct perf_attr *
+/* The attr of ID and the place of its last read value, or NULL.  Kept
+ * out of perfdata_sample_attr(), whose one-event case runs per sample. */
+static __attribute__((noinline)) struct perf_attr *
 id_map_find(struct perfdata *pd, uint64_t id, uint64_t **last)
 {
-	size_t i;
+	struct hashtab_iter it;
+	uint32_t i = id_map_probe(pd, id, &it);
 
-	if (pd->id_cap == 0)
+	if (i == HASHTAB_NONE)
 		return NULL;
-	i = id_slot(id, pd->id_cap);
-	while (pd->id_vals[i] != 0) {
-		if (pd->id_keys[i] == id) {
-			if (last != NULL)
-				*last = &pd->id_last[i];
-			return &pd->attrs[pd->id_vals[i] - 1];
-		}
-		i = (i + 1) & (pd->id_cap - 1);
-	}
-	return NULL;
+	if (last != NULL)
+		*last = &pd->ids[i].last;
+	return &pd->attrs[pd->ids[i].attr];
 }
 
 static struct perf_attr *
@@ -935,9 +914,8 @@ perfdata_close(struct perfdata *pd)
 	for (i = 0; i < pd->nr_attrs; i++)
 		attr_release(&pd->attrs[i]);
 	free(pd->attrs);
-	free(pd->id_keys);
-	free(pd->id_vals);
-	free(pd->id_last);
+	free(pd->ids);
+	hashtab_free(&pd->id_index);
 	free(pd->info.hostname);
 	free(pd->info.osrelease);
 	free(pd->info.version);

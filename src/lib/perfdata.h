@@ -17,6 +17,7 @@
 
 #include "attr.h"
 #include "error.h"
+#include "hashtab.h"
 #include "input.h"
 #include "perf_abi.h"
 
@@ -123,12 +124,14 @@ struct perfdata {
 
 	struct perf_attr *attrs;
 	size_t nr_attrs;
-	/* id -> attr index, open addressing; key 0 is stored separately */
-	uint64_t *id_keys;
-	uint32_t *id_vals;
-	uint64_t *id_last;	/* last PERF_SAMPLE_READ value per id */
-	size_t id_cap;
-	size_t id_count;
+	/* id -> attr index: the ids met, found by id_index (hashtab.h) */
+	struct perf_id {
+		uint64_t id;
+		uint64_t last;	/* last PERF_SAMPLE_READ value */
+		uint32_t attr;
+	} *ids;
+	size_t nids, cap_ids;
+	struct hashtab id_index;
 
 	struct perf_header_info info;
 	struct perfdata_counts counts;

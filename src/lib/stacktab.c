@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The stack table (see stacktab.h): open addressing over entry indices,
- * with the PCs kept in one pool (or packed) so that a stack costs 24
- * bytes of entry, 11 to 21 bytes of slots, and 8 bytes per frame (about
- * 4 packed).  The hash mixes one 64-bit word per step.  Its upper 32
- * bits choose the slot and sit in the slot next to the entry index, so
- * that a probe reads an entry (a likely cache miss in a large table) only
- * when they match, and the table can grow without the entries.
+ * The stack table (see stacktab.h): a hash index (hashtab.h) over entry
+ * indices, with the PCs kept in one pool (or packed) so that a stack
+ * costs 24 bytes of entry, 11 to 21 bytes of slots (up to 3/4 full), and
+ * 8 bytes per frame (about 4 packed).  The hash mixes one 64-bit word per
+ * step.
  */
 #include "config.h"
 
@@ -322,88 +320,36 @@ stacktab_release(struct stacktab *t)
 	free(t->periods);
 	free(t->entries);
 	free(t->pool);
-	free(t->slots);
+	hashtab_free(&t->index);
 	memset(t, 0, sizeof(*t));
 }
 
-#define TAG(h) ((uint32_t)((h) >> 32))
-
-/*
- * N zeroed bytes whose pages have been written.  The fresh pages of a
- * large calloc() are mapped to the shared zero page when first read (a
- * probe looks before it writes), and the first write then costs a
- * second fault, a copy on write, which flushes the TLB of every CPU that
- * runs the process: the reading thread's too.  A write to each page
- * first takes one fault and no flush.  (The same memory from malloc()
- * and memset() is made a calloc() by the compiler.)
- */
-static void *
-calloc_written(size_t n)
-{
-	unsigned char *p = calloc(1, n);
-	size_t i;
-
-	if (p != NULL)
-		for (i = 0; i < n; i += 4096)
-			((volatile unsigned char *)p)[i] = 0;
-	return p;
-}
-
-static int
-grow_slots(struct stacktab *t)
-{
-	size_t n = t->nslots ? t->nslots * 2 : 1024, i, j;
-	uint64_t *s;
-
-	if (n > SIZE_MAX / sizeof(*s) || n > UINT32_MAX)
-		return -1;
-	s = calloc_written(n * sizeof(*s));
-	if (s == NULL)
-		return -1;
-	for (i = 0; i < t->nslots; i++) {
-		if (t->slots[i] == 0)
-			continue;
-		j = (size_t)(t->slots[i] >> 32) & (n - 1);
-		while (s[j] != 0)
-			j = (j + 1) & (n - 1);
-		s[j] = t->slots[i];
-	}
-	free(t->slots);
-	t->slots = s;
-	t->nslots = n;
-	return 0;
-}
-
-/* The slot of the stack, or the free slot where it would go. */
-static size_t
+/* The index of the stack's entry, or HASHTAB_NONE with IT where it would
+ * go.  T must have slots. */
+static inline uint32_t
 probe(const struct stacktab *t, uint64_t h, uint32_t ev, uint32_t space,
-      const uint64_t *pcs, uint32_t n)
+      const uint64_t *pcs, uint32_t n, struct hashtab_iter *it)
 {
-	uint64_t tag = (uint64_t)TAG(h) << 32;
-	size_t j = (size_t)TAG(h) & (t->nslots - 1);
+	uint32_t i;
 
-	for (; t->slots[j] != 0; j = (j + 1) & (t->nslots - 1)) {
-		const struct stack_entry *e;
-
-		if ((t->slots[j] & 0xffffffff00000000ULL) != tag)
-			continue;
-		e = &t->entries[(uint32_t)t->slots[j] - 1];
-		if (same_stack(t, e, ev, space, pcs, n))
+	for (i = hashtab_probe(&t->index, h, it); i != HASHTAB_NONE;
+	     i = hashtab_next(&t->index, it))
+		if (same_stack(t, &t->entries[i], ev, space, pcs, n))
 			break;
-	}
-	return j;
+	return i;
 }
 
 const struct stack_entry *
 stacktab_find(const struct stacktab *t, uint32_t ev, uint32_t space,
 	      const uint64_t *pcs, uint32_t n)
 {
-	size_t j;
+	struct hashtab_iter it;
+	uint32_t i;
 
-	if (t->nslots == 0)
+	if (t->index.nslots == 0)
 		return NULL;
-	j = probe(t, stack_hash(ev, space, pcs, n), ev, space, pcs, n);
-	return t->slots[j] ? &t->entries[(uint32_t)t->slots[j] - 1] : NULL;
+	i = probe(t, stack_hash(ev, space, pcs, n), ev, space, pcs, n, &it);
+	return i != HASHTAB_NONE ? &t->entries[i] : NULL;
 }
 
 int
@@ -444,21 +390,21 @@ stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
 		    uint64_t count, uint64_t period)
 {
 	struct stack_entry *e, fresh;
-	size_t j, off;
+	struct hashtab_iter it;
+	uint32_t i;
+	size_t off;
 
-	if ((t->nslots == 0 && t->nr > 0) || n > STACKTAB_MAX_PCS)
+	if ((t->index.nslots == 0 && t->nr > 0) || n > STACKTAB_MAX_PCS)
 		return -1;	/* stacktab_drop_index(), or too deep */
-	/* Up to 3/4 full: the tags make a long probe cheap, and the slots
-	 * cost 11 to 21 bytes per stack. */
-	if ((t->nr + 1) * 4 > t->nslots * 3 && grow_slots(t) < 0)
+	if (hashtab_reserve(&t->index, t->nr + 1) < 0)
 		return -1;
-	j = probe(t, h, ev, space, pcs, n);
-	if (t->slots[j] != 0) {
-		e = &t->entries[(uint32_t)t->slots[j] - 1];
+	i = probe(t, h, ev, space, pcs, n, &it);
+	if (i != HASHTAB_NONE) {
+		e = &t->entries[i];
 		e->count += count;
 		if (t->with_periods)
-			t->periods[e - t->entries] += period;
-		return (uint32_t)t->slots[j] - 1;
+			t->periods[i] += period;
+		return i;
 	}
 	if (t->nr >= UINT32_MAX - 1)
 		return -1;
@@ -485,7 +431,7 @@ stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
 		return -1;
 	/* Made aside and copied: setting a bit-field in place reads its
 	 * word, and a fresh page read before it is written costs a second
-	 * fault (calloc_written()). */
+	 * fault (calloc_written() in hashtab.c). */
 	memset(&fresh, 0, sizeof(fresh));
 	fresh.count = count;
 	fresh.off = off;
@@ -495,16 +441,14 @@ stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
 	memcpy(&t->entries[t->nr], &fresh, sizeof(fresh));
 	if (t->with_periods)
 		t->periods[t->nr] = period;
-	t->slots[j] = (uint64_t)TAG(h) << 32 | (uint32_t)++t->nr;
-	return (int64_t)t->nr - 1;
+	hashtab_insert(&t->index, &it, (uint32_t)t->nr);
+	return (int64_t)t->nr++;
 }
 
 void
 stacktab_drop_index(struct stacktab *t)
 {
-	free(t->slots);
-	t->slots = NULL;
-	t->nslots = 0;
+	hashtab_free(&t->index);
 }
 
 /* How many stacks ahead stacktab_merge() hashes, to fetch their slots

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashtab.h"
+
 /* The most PCs of one stack, and of all stacks together. */
 #define STACKTAB_MAX_PCS ((1u << 24) - 1)
 #define STACKTAB_MAX_POOL ((uint64_t)1 << 40)
@@ -29,9 +31,7 @@ struct stacktab {
 	size_t nr, cap_entries;
 	uint64_t *pool;		/* PCs of all entries, back to back */
 	size_t pool_len, pool_cap;
-	uint64_t *slots;	/* open addressing: the upper 32 bits of the
-				   hash, then entry index + 1 (0: free) */
-	size_t nslots;
+	struct hashtab index;	/* of the entries, by stacktab_hash() */
 	uint64_t *periods;	/* sum of each entry's sample periods, */
 	bool with_periods;	/* kept only when asked for */
 	/* Packed (stacktab_pack()): the PCs are kept in PACKED instead of
@@ -95,9 +95,7 @@ uint64_t stacktab_hash(uint32_t ev, uint32_t space, const uint64_t *pcs,
 static inline void
 stacktab_prefetch(const struct stacktab *t, uint64_t h)
 {
-	if (t->nslots != 0)
-		__builtin_prefetch(&t->slots[(size_t)(h >> 32) &
-					     (t->nslots - 1)]);
+	hashtab_prefetch(&t->index, h);
 }
 
 /* The entry of stack PCS[0..N) of event EV in SPACE, or NULL. */

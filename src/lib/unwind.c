@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cursor.h"
+#include "hashtab.h"
 #include "perf_abi.h"
 #include "unwind.h"
 
@@ -42,8 +43,9 @@ struct bin {
 		uint64_t offset, vaddr, filesz, align;
 	} *load;
 	size_t nload;
-	struct rule *rules;	/* the CFI rules met so far, by address */
-	size_t nrules, cap_rules;	/* cap_rules: a power of 2, or 0 */
+	struct rule *rules;	/* the CFI rules met so far */
+	size_t nrules, cap_rules;
+	struct hashtab rule_index;	/* of rules, by address */
 };
 
 /*
@@ -60,7 +62,6 @@ enum reg_rule { RULE_UNKNOWN, RULE_UNDEFINED, RULE_SAME, RULE_AT,
 
 struct rule {
 	uint64_t addr;		/* in the binary's own addresses */
-	bool used;		/* the slot holds a rule */
 	bool simple;		/* false: ask libdw */
 	uint8_t cfa_reg;
 	int64_t cfa_off;
@@ -160,6 +161,7 @@ bin_free(struct bin *b)
 	free(b->file);
 	free(b->load);
 	free(b->rules);
+	hashtab_free(&b->rule_index);
 	free(b);
 }
 
@@ -758,7 +760,6 @@ rule_make(Dwarf_CFI *cfi, uint64_t addr, struct rule *r)
 
 	memset(r, 0, sizeof(*r));
 	r->addr = addr;
-	r->used = true;
 	if (dwarf_cfi_addrframe(cfi, addr, &frame) != 0)
 		return;
 	r->simple = dwarf_frame_info(frame, NULL, NULL, &signal) ==
@@ -776,46 +777,32 @@ rule_make(Dwarf_CFI *cfi, uint64_t addr, struct rule *r)
 	free(frame);
 }
 
-static uint64_t
-rule_hash(uint64_t addr)
-{
-	addr ^= addr >> 29;
-	addr *= 0xbf58476d1ce4e5b9ULL;
-	return addr ^ (addr >> 32);
-}
-
 /* The rule of B at ADDR, made from CFI the first time.  NULL when out of
  * memory. */
 static const struct rule *
 rule_of(struct bin *b, Dwarf_CFI *cfi, uint64_t addr)
 {
-	size_t i, mask;
+	struct hashtab_iter it;
+	uint32_t i;
 
-	if (b->nrules * 4 >= b->cap_rules * 3) {
-		size_t nc = b->cap_rules ? 2 * b->cap_rules : 256, k;
-		struct rule *nr = calloc(nc, sizeof(*nr));
+	if (hashtab_reserve(&b->rule_index, b->nrules + 1) < 0)
+		return NULL;
+	for (i = hashtab_probe(&b->rule_index, hashtab_hash64(addr), &it);
+	     i != HASHTAB_NONE; i = hashtab_next(&b->rule_index, &it))
+		if (b->rules[i].addr == addr)
+			return &b->rules[i];
+	if (b->nrules == b->cap_rules) {
+		size_t nc = b->cap_rules ? 2 * b->cap_rules : 64;
+		struct rule *nr = realloc(b->rules, nc * sizeof(*nr));
 
 		if (nr == NULL)
 			return NULL;
-		for (k = 0; k < b->cap_rules; k++) {
-			if (!b->rules[k].used)
-				continue;
-			i = rule_hash(b->rules[k].addr) & (nc - 1);
-			while (nr[i].used)
-				i = (i + 1) & (nc - 1);
-			nr[i] = b->rules[k];
-		}
-		free(b->rules);
 		b->rules = nr;
 		b->cap_rules = nc;
 	}
-	mask = b->cap_rules - 1;
-	for (i = rule_hash(addr) & mask; b->rules[i].used; i = (i + 1) & mask)
-		if (b->rules[i].addr == addr)
-			return &b->rules[i];
-	rule_make(cfi, addr, &b->rules[i]);
-	b->nrules++;
-	return &b->rules[i];
+	rule_make(cfi, addr, &b->rules[b->nrules]);
+	hashtab_insert(&b->rule_index, &it, (uint32_t)b->nrules);
+	return &b->rules[b->nrules++];
 }
 
 /*
