@@ -680,21 +680,6 @@ percent(const char *opt, const char *arg)
 	return v;
 }
 
-/* A non-negative integer option argument. */
-static uint64_t
-number(const char *opt, const char *arg)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (*arg == '-' || end == arg || *end != '\0' || errno != 0)
-		message_usage("%s: '%s' is not a non-negative integer", opt,
-			      arg);
-	return v;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -737,15 +722,18 @@ main(int argc, char **argv)
 			do_summary = true;
 			break;
 		case 'm':
-			as.min_samples = number("--min-samples", optarg);
+			as.min_samples = message_parse_uint("--min-samples",
+						optarg, 0, UINT64_MAX);
 			as.have_min = true;
 			break;
 		case 'M':
-			as.max_samples = number("--max-samples", optarg);
+			as.max_samples = message_parse_uint("--max-samples",
+						optarg, 0, UINT64_MAX);
 			as.have_max = true;
 			break;
 		case 'P':
-			as.period_us = number("--period-us", optarg);
+			as.period_us = message_parse_uint("--period-us",
+						optarg, 0, UINT64_MAX);
 			as.have_period = true;
 			break;
 		case 'C':

@@ -745,7 +745,6 @@ main(int argc, char **argv)
 	bool info = false, stats = false, debuginfod = false;
 	int32_t *pids = NULL, *tids = NULL;
 	int c, ret = 2;
-	char *end;
 
 	progname = "perf2gperf";
 	memset(&o, 0, sizeof(o));
@@ -782,30 +781,16 @@ main(int argc, char **argv)
 			o.comm = optarg;
 			break;
 		case 'P':
-			errno = 0;
-			o.period_us = strtoull(optarg, &end, 10);
-			if (*optarg == '-' || end == optarg || *end != '\0' ||
-			    errno != 0 || o.period_us == 0 ||
-			    o.period_us > CPUPROF_MAX_PERIOD)
-				message_usage("--period-us: '%s' is not an "
-					      "integer from 1 to 4294967296",
-					      optarg);
+			o.period_us = message_parse_uint("--period-us", optarg,
+							 1, CPUPROF_MAX_PERIOD);
 			break;
 		case 'F':
 			o.no_fixup = true;
 			break;
-		case 'M': {
-			unsigned long long v;
-
-			errno = 0;
-			v = strtoull(optarg, &end, 10);
-			if (*optarg == '-' || end == optarg || *end != '\0' ||
-			    errno != 0 || v == 0 || v > 65535)
-				message_usage("--max-stack: '%s' is not an "
-					      "integer from 1 to 65535", optarg);
-			o.max_stack = (unsigned)v;
+		case 'M':
+			o.max_stack = (unsigned)message_parse_uint(
+				"--max-stack", optarg, 1, 65535);
 			break;
-		}
 		case 'Y':
 			o.symfs = optarg;
 			break;
