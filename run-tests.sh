@@ -17,21 +17,7 @@ need="gcc make autoconf automake pkg-config libdw-dev libelf-dev zlib1g-dev
       libzstd-dev zstd
       linux-perf google-perftools golang-go golang-github-google-pprof-dev
       clang libclang-rt-14-dev valgrind perl"
-if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
-	missing=
-	for p in $need; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q "install ok installed" || missing="$missing $p"
-	done
-	if [ -n "$missing" ]; then
-		SUDO=
-		[ "$(id -u)" -eq 0 ] || SUDO=sudo
-		echo "== installing:$missing"
-		$SUDO apt-get update -qq
-		$SUDO env DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq --no-install-recommends $missing
-	fi
-fi
+./install-deps.sh $need
 
 summary() {
 	# One closing line per pass: "NAME: N passed, N failed, N skipped".

@@ -402,14 +402,11 @@ display_name(const char *arg)
 	return strcmp(arg, "-") == 0 ? "(standard input)" : arg;
 }
 
-/* --strict or --lenient */
-static enum cpuprof_mode mode = CPUPROF_DEFAULT;
-
-/* Read, unwrap and check FILE into P (*BUF holds the bytes P refers to:
- * free it after P). */
+/* Read, unwrap and check FILE into P by the rules of MODE (*BUF holds the
+ * bytes P refers to: free it after P). */
 static int
-load(const char *file, struct profile *p, unsigned char **buf,
-     struct p2g_error *err)
+load(const char *file, enum cpuprof_mode mode, struct profile *p,
+     unsigned char **buf, struct p2g_error *err)
 {
 	size_t len = 0;
 
@@ -442,8 +439,8 @@ warnings(const char *name, const struct profile *p)
 	else if (n.go_strips)
 		message_warning(name, P2G_NO_OFFSET,
 				"%zu of %zu records share the second frame 0x%"
-				PRIx64 ": Go pprof removes it", n.second_records,
-				p->nrecs, n.second_pc);
+				PRIx64 ": Go pprof removes it",
+				n.second_records, p->nrecs, n.second_pc);
 	if (n.duplicate_records)
 		message_warning(name, P2G_NO_OFFSET,
 				"%zu records repeat the stack of an earlier "
@@ -604,7 +601,8 @@ assertions(const char *name, const struct profile *p,
 /* --compare A B: 0 equal, 1 different (the first difference shown), 2
  * trouble. */
 static int
-do_compare(const char *fa, const char *fb, double tolerance)
+do_compare(const char *fa, const char *fb, enum cpuprof_mode mode,
+	   double tolerance)
 {
 	struct profile a, b;
 	unsigned char *ba = NULL, *bb = NULL;
@@ -615,13 +613,13 @@ do_compare(const char *fa, const char *fb, double tolerance)
 
 	profile_init(&a);
 	profile_init(&b);
-	if (load(fa, &a, &ba, &err) < 0) {
+	if (load(fa, mode, &a, &ba, &err) < 0) {
 		message_error(display_name(fa), &err);
 		ret = err.status == P2G_INVALID || err.status ==
 			P2G_UNSUPPORTED ? 1 : 2;
 		goto out;
 	}
-	if (load(fb, &b, &bb, &err) < 0) {
+	if (load(fb, mode, &b, &bb, &err) < 0) {
 		message_error(display_name(fb), &err);
 		ret = err.status == P2G_INVALID || err.status ==
 			P2G_UNSUPPORTED ? 1 : 2;
@@ -680,23 +678,90 @@ percent(const char *opt, const char *arg)
 	return v;
 }
 
-/* A non-negative integer option argument. */
-static uint64_t
-number(const char *opt, const char *arg)
-{
-	char *end;
-	unsigned long long v;
+/* What the command line asks for. */
+struct options {
+	bool dump, summary, json, compare;
+	double tolerance;		/* --tolerance, percent */
+	enum cpuprof_mode mode;		/* --strict, --lenient */
+	struct asserts as;
+};
 
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (*arg == '-' || end == arg || *end != '\0' || errno != 0)
-		message_usage("%s: '%s' is not a non-negative integer", opt,
-			      arg);
-	return v;
+/* Take option C (as getopt_long() returned it, with optarg) into OP. */
+static void
+parse_option(int c, char **argv, struct options *op)
+{
+	struct asserts *as = &op->as;
+
+	switch (c) {
+	case 'd':
+		op->dump = true;
+		break;
+	case 's':
+		op->summary = true;
+		break;
+	case 'm':
+		as->min_samples = message_parse_uint("--min-samples", optarg,
+						     0, UINT64_MAX);
+		as->have_min = true;
+		break;
+	case 'M':
+		as->max_samples = message_parse_uint("--max-samples", optarg,
+						     0, UINT64_MAX);
+		as->have_max = true;
+		break;
+	case 'P':
+		as->period_us = message_parse_uint("--period-us", optarg, 0,
+						   UINT64_MAX);
+		as->have_period = true;
+		break;
+	case 'C':
+		op->compare = true;
+		break;
+	case 'S':
+		op->mode = CPUPROF_STRICT;
+		break;
+	case 'j':
+		op->json = true;
+		break;
+	case 'f':
+		as->function = optarg;
+		break;
+	case 'g':
+		as->mapping = optarg;
+		break;
+	case 'r':
+		as->min_share = percent("--min-share", optarg);
+		break;
+	case 'y':
+		as->symbolizable = percent("--symbolizable", optarg);
+		break;
+	case 'L':
+		op->mode = CPUPROF_LENIENT;
+		break;
+	case 'T':
+		op->tolerance = percent("--tolerance", optarg);
+		break;
+	case 'q':
+		message_quiet = true;
+		break;
+	case 'h':
+		usage();
+		break;
+	case 'V':
+		printf("%s (%s) %s\n", progname, PACKAGE_NAME,
+		       PACKAGE_VERSION);
+		message_library_versions();
+		message_exit(0);
+		break;
+	default:
+		message_bad_option(argv[optind - 1], optopt);
+	}
 }
 
-int
-main(int argc, char **argv)
+/* Fill OP from the options of the command line, or exit with a usage
+ * error; the FILEs are left at argv[optind] on. */
+static void
+parse_options(int argc, char **argv, struct options *op)
 {
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
@@ -718,121 +783,74 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool do_dump = false, do_summary = false, compare = false;
-	bool do_json = false;
-	double tolerance = 0;
-	struct asserts as;
-	int c, ret = 0, i;
+	int c;
+
+	memset(op, 0, sizeof(*op));
+	op->mode = CPUPROF_DEFAULT;
+	op->as.symbolizable = -1;
+	opterr = 0;	/* our own messages, with our own prefix */
+	while ((c = getopt_long(argc, argv, ":dsqhVm:M:P:CT:SLf:g:r:y:j",
+				longopts, NULL)) != -1)
+		parse_option(c, argv, op);
+}
+
+/* Check FILE and print what OP asks for (its name first in a --dump of
+ * SEVERAL files).  The exit status for FILE. */
+static int
+check_file(const char *file, const struct options *op, bool several)
+{
+	const char *name = display_name(file);
+	struct p2g_error err;
+	struct profile p;
+	unsigned char *buf = NULL;
+	int st;
+
+	profile_init(&p);
+	if (load(file, op->mode, &p, &buf, &err) < 0) {
+		st = p2g_exit_status(err.status);
+		if (!message_quiet)
+			message_error(name, &err);
+		if (op->json)
+			json(name, NULL, &err, st);
+	} else {
+		if (!message_quiet)
+			warnings(name, &p);
+		st = assertions(name, &p, &op->as) ? 0 : 1;
+		if (op->json)
+			json(name, &p, NULL, st);
+		if (op->summary)
+			summary(name, &p);
+		if (op->dump && several)
+			printf("file %s\n", name);
+		if (op->dump)
+			dump(&p);
+	}
+	profile_release(&p);
+	free(buf);
+	return st;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options op;
+	int ret = 0, st, i;
 
 	progname = "gperfcheck";
-	memset(&as, 0, sizeof(as));
-	as.symbolizable = -1;
-	opterr = 0;	/* our own messages, with our own prefix */
-	while ((c = getopt_long(argc, argv, ":dsqhVm:M:P:CT:SLf:g:r:y:j", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			do_dump = true;
-			break;
-		case 's':
-			do_summary = true;
-			break;
-		case 'm':
-			as.min_samples = number("--min-samples", optarg);
-			as.have_min = true;
-			break;
-		case 'M':
-			as.max_samples = number("--max-samples", optarg);
-			as.have_max = true;
-			break;
-		case 'P':
-			as.period_us = number("--period-us", optarg);
-			as.have_period = true;
-			break;
-		case 'C':
-			compare = true;
-			break;
-		case 'S':
-			mode = CPUPROF_STRICT;
-			break;
-		case 'j':
-			do_json = true;
-			break;
-		case 'f':
-			as.function = optarg;
-			break;
-		case 'g':
-			as.mapping = optarg;
-			break;
-		case 'r':
-			as.min_share = percent("--min-share", optarg);
-			break;
-		case 'y':
-			as.symbolizable = percent("--symbolizable", optarg);
-			break;
-		case 'L':
-			mode = CPUPROF_LENIENT;
-			break;
-		case 'T':
-			tolerance = percent("--tolerance", optarg);
-			break;
-		case 'q':
-			message_quiet = true;
-			break;
-		case 'h':
-			usage();
-			break;
-		case 'V':
-			printf("%s (%s) %s\n", progname, PACKAGE_NAME,
-			       PACKAGE_VERSION);
-			message_library_versions();
-			message_exit(0);
-			break;
-		default:
-			message_bad_option(argv[optind - 1], optopt);
-		}
-	}
+	parse_options(argc, argv, &op);
 	if (optind == argc)
 		message_usage("no FILE given");
 
-	if (compare) {
+	if (op.compare) {
 		if (argc - optind != 2)
 			message_usage("--compare takes exactly two FILEs");
 		message_exit(do_compare(argv[optind], argv[optind + 1],
-					tolerance));
+					op.mode, op.tolerance));
 	}
 	for (i = optind; i < argc; i++) {
-		const char *name = display_name(argv[i]);
-		struct p2g_error err;
-		struct profile p;
-		unsigned char *buf = NULL;
-		int st;
-
-		profile_init(&p);
-		if (load(argv[i], &p, &buf, &err) < 0) {
-			st = p2g_exit_status(err.status);
-			if (!message_quiet)
-				message_error(name, &err);
-			if (do_json)
-				json(name, NULL, &err, st);
-			if (st > ret)
-				ret = st;
-		} else {
-			if (!message_quiet)
-				warnings(name, &p);
-			st = assertions(name, &p, &as) ? 0 : 1;
-			if (st > ret)
-				ret = st;
-			if (do_json)
-				json(name, &p, NULL, st);
-			if (do_summary)
-				summary(name, &p);
-			if (do_dump && argc - optind > 1)
-				printf("file %s\n", name);
-			if (do_dump)
-				dump(&p);
-		}
-		profile_release(&p);
-		free(buf);
+		st = check_file(argv[i], &op, argc - optind > 1);
+		if (st > ret)
+			ret = st;
 	}
 	message_exit(ret);
 }

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +143,27 @@ message_bad_option(const char *arg, int opt)
 	if (opt != 0 && arg != NULL && arg[0] == '-' && arg[1] != '-')
 		message_usage("invalid option -- '%c'", opt);
 	message_usage("unrecognized option '%s'", arg ? arg : "?");
+}
+
+uint64_t
+message_parse_uint(const char *opt, const char *arg, uint64_t min,
+		   uint64_t max)
+{
+	unsigned long long v;
+	char *end;
+
+	/* strtoull() takes "-1" for ULLONG_MAX: refuse a sign outright */
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*arg == '-' || end == arg || *end != '\0' || errno != 0 ||
+	    v < min || v > max) {
+		if (min == 0 && max == UINT64_MAX)
+			message_usage("%s: '%s' is not a non-negative integer",
+				      opt, arg);
+		message_usage("%s: '%s' is not an integer from %" PRIu64
+			      " to %" PRIu64, opt, arg, min, max);
+	}
+	return v;
 }
 
 void

@@ -43,6 +43,12 @@ void message_usage(const char *fmt, ...)
  * looking at, OPT the option character (0 for a long option). */
 void message_bad_option(const char *arg, int opt) __attribute__((noreturn));
 
+/* The integer argument ARG of option OPT (e.g. "--max-stack"), from MIN
+ * to MAX; else a usage error: "is not a non-negative integer" when the
+ * range is all of uint64_t, else "is not an integer from MIN to MAX". */
+uint64_t message_parse_uint(const char *opt, const char *arg, uint64_t min,
+			    uint64_t max);
+
 /* Flush stdout and exit with STATUS, or with 2 if stdout had a write
  * error. */
 void message_exit(int status) __attribute__((noreturn));

@@ -1,15 +1,27 @@
 /* SPDX-License-Identifier: MIT */
-/* Feature sections as perf prints them: see featinfo.h. */
+/*
+ * perf2gperf --info: the header summary of a perf.data file, its feature
+ * sections in the words and order of perf report --header-only -I (perf's
+ * util/header.c print functions), then its events and processes with
+ * their sample counts.  Strings from the input are printed escaped.
+ */
 #include "config.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "addrspace.h"
+#include "convert.h"
 #include "cursor.h"
-#include "featinfo.h"
+#include "info.h"
+#include "message.h"
+#include "perf_abi.h"
+
+/* ---- the feature sections, as text in a buffer ------------------------- */
 
 struct out {
 	char **buf;
@@ -140,9 +152,9 @@ cpu_topology(const struct perfdata *pd, struct out *o)
 	put(o, "%s", threads ? threads : "");
 	for (i = 0; core != NULL && i < ncpus; i++) {
 		if (ndies)
-			put(o, "# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n",
-			    i, (int32_t)core[i], (int32_t)die[i],
-			    (int32_t)socket[i]);
+			put(o, "# CPU %u: Core ID %d, Die ID %d, "
+			    "Socket ID %d\n", i, (int32_t)core[i],
+			    (int32_t)die[i], (int32_t)socket[i]);
 		else
 			put(o, "# CPU %u: Core ID %d, Socket ID %d\n", i,
 			    (int32_t)core[i], (int32_t)socket[i]);
@@ -235,7 +247,8 @@ group_desc(const struct perfdata *pd, struct out *o)
 			continue;
 		put(o, "# group: %s{", strcmp(s, "{anon_group}") ? s : "");
 		for (k = 0; k < members && leader + k < pd->nr_attrs; k++)
-			put(o, "%s%s", k ? "," : "", pd->attrs[leader + k].name);
+			put(o, "%s%s", k ? "," : "",
+			    pd->attrs[leader + k].name);
 		put(o, "}\n");
 	}
 	if (!cursor_ok(&c))
@@ -283,6 +296,24 @@ unit(char *buf, size_t size, uint64_t n)
 		i++;
 	}
 	snprintf(buf, size, "%" PRIu64 "%c", n, units[i]);
+}
+
+/* Append to LIST (SIZE bytes, LL used) the run of bits FROM to TO as
+ * perf's bitmap_scnprintf writes it, "3" or "0-23", after a comma unless
+ * FIRST; a full list is left as it is.  The new length. */
+static size_t
+append_run(char *list, size_t size, size_t ll, int first, uint64_t from,
+	   uint64_t to)
+{
+	if (ll >= size - 64)
+		return ll;
+	if (from == to)
+		return ll + (size_t)snprintf(list + ll, size - ll,
+					     "%s%" PRIu64, first ? "" : ",",
+					     from);
+	return ll + (size_t)snprintf(list + ll, size - ll,
+				     "%s%" PRIu64 "-%" PRIu64,
+				     first ? "" : ",", from, to);
 }
 
 static void
@@ -334,20 +365,8 @@ mem_topology(const struct perfdata *pd, struct out *o)
 				prev = k;
 			} else if (in_run) {
 				in_run = 0;
-				if (ll < sizeof(list) - 64) {
-					if (run_start == prev)
-						ll += (size_t)snprintf(list + ll,
-							sizeof(list) - ll,
-							"%s%" PRIu64,
-							first ? "" : ",",
-							run_start);
-					else
-						ll += (size_t)snprintf(list + ll,
-							sizeof(list) - ll,
-							"%s%" PRIu64 "-%" PRIu64,
-							first ? "" : ",",
-							run_start, prev);
-				}
+				ll = append_run(list, sizeof(list), ll, first,
+						run_start, prev);
 				first = 0;
 			}
 		}
@@ -435,9 +454,10 @@ pmu_caps(const struct perfdata *pd, struct out *o)
 			if (a == NULL || b == NULL)
 				break;
 			if (cl < sizeof(caps) - 1)
-				cl += (size_t)snprintf(caps + cl, sizeof(caps) - cl,
-						       "%s%s=%s", k ? ", " : "",
-						       a, b);
+				cl += (size_t)snprintf(caps + cl,
+						       sizeof(caps) - cl,
+						       "%s%s=%s",
+						       k ? ", " : "", a, b);
 		}
 		a = str(&c, n, sizeof(n));
 		if (a == NULL)
@@ -503,8 +523,15 @@ static const char *const upper_names[HEADER_LAST_FEATURE] = {
 	[HEADER_PMU_CAPS] = "PMU_CAPS",
 };
 
-int
-featinfo_text(const struct perfdata *pd, char **buf, size_t *len)
+/*
+ * Append to *BUF (*LEN bytes, malloc'd, NUL-terminated) the lines perf
+ * prints for the topology, NUMA, PMU, cache, memory, group, directory,
+ * compression and capability features of PD, and the missing features.
+ * A section that does not parse gives one line saying so.  Returns 0, or
+ * -1 when out of memory.
+ */
+static int
+features_text(const struct perfdata *pd, char **buf, size_t *len)
 {
 	struct out o = { buf, len, 0 };
 	const uint64_t *f = pd->info.features;
@@ -542,4 +569,207 @@ featinfo_text(const struct perfdata *pd, char **buf, size_t *len)
 	put(&o, "\n");
 #undef HAS
 	return o.failed ? -1 : 0;
+}
+
+/* ---- the header summary, the events and the processes ------------------ */
+
+static void
+print_sample_type(uint64_t st)
+{
+	static const char *const names[] = {
+		"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU",
+		"PERIOD", "STREAM_ID", "RAW", "BRANCH_STACK", "REGS_USER",
+		"STACK_USER", "WEIGHT", "DATA_SRC", "IDENTIFIER",
+		"TRANSACTION", "REGS_INTR", "PHYS_ADDR", "AUX", "CGROUP",
+		"DATA_PAGE_SIZE", "CODE_PAGE_SIZE", "WEIGHT_STRUCT",
+	};
+	unsigned i;
+	bool first = true;
+
+	for (i = 0; i < 64; i++) {
+		if (!(st & (1ULL << i)))
+			continue;
+		if (i < sizeof(names) / sizeof(names[0]))
+			printf("%s%s", first ? "" : "|", names[i]);
+		else
+			printf("%sbit%u", first ? "" : "|", i);
+		first = false;
+	}
+	if (first)
+		printf("0");
+}
+
+static void
+print_field(const char *label, const char *value)
+{
+	printf("# %s : ", label);
+	message_put_safe(stdout, value);
+	putchar('\n');
+}
+
+/* The file's layout and the strings of its header, as perf prints them. */
+static void
+print_header(const struct perfdata *pd)
+{
+	const struct perf_header_info *hi = &pd->info;
+
+	printf("# ========\n");
+	printf("# format         : %s, %s-endian\n",
+	       pd->pipe_mode ? "pipe" : "file (PERFILE2)",
+	       pd->big_endian ? "big" : "little");
+	/* (perf says 0 for a pipe-mode file) */
+	printf("# data offset    : %" PRIu64 "\n",
+	       pd->pipe_mode ? 0 : pd->data_offset);
+	printf("# data size      : %" PRIu64 "\n",
+	       pd->pipe_mode ? 0 : pd->data_size);
+	printf("# feat offset    : %" PRIu64 "\n",
+	       pd->pipe_mode ? 0 : pd->data_offset + pd->data_size);
+	if (hi->hostname)
+		print_field("hostname", hi->hostname);
+	if (hi->osrelease)
+		print_field("os release", hi->osrelease);
+	if (hi->version)
+		print_field("perf version", hi->version);
+	if (hi->arch)
+		print_field("arch", hi->arch);
+	if (hi->features[0] & (1ULL << HEADER_NRCPUS)) {
+		printf("# nrcpus online : %u\n", hi->nr_cpus_online);
+		printf("# nrcpus avail : %u\n", hi->nr_cpus_avail);
+	}
+	if (hi->cpudesc)
+		print_field("cpudesc", hi->cpudesc);
+	if (hi->cpuid)
+		print_field("cpuid", hi->cpuid);
+	if (hi->total_mem_kb)
+		printf("# total memory : %" PRIu64 " kB\n", hi->total_mem_kb);
+	if (hi->cmdline)
+		print_field("cmdline", hi->cmdline);
+}
+
+/* One "# event : ..." line per attr. */
+static void
+print_events(const struct perfdata *pd)
+{
+	size_t i, k;
+
+	for (i = 0; i < pd->nr_attrs; i++) {
+		const struct perf_attr *a = &pd->attrs[i];
+
+		printf("# event : name = ");
+		message_put_safe(stdout, a->name);
+		printf(", type = %u, config = 0x%" PRIx64
+		       ", size = %u, { sample_period, sample_freq } = %" PRIu64
+		       ", sample_type = ", a->type, a->config, a->size,
+		       a->sample_period);
+		print_sample_type(a->sample_type);
+		printf(", read_format = 0x%" PRIx64 "%s", a->read_format,
+		       a->freq ? ", freq = 1" : "");
+		if (a->nr_ids > 0) {
+			printf(", id = {");
+			for (k = 0; k < a->nr_ids && k < 16; k++)
+				printf("%s %" PRIu64, k ? "," : "", a->ids[k]);
+			printf("%s }", k < a->nr_ids ? ", ..." : "");
+		}
+		printf("\n");
+	}
+}
+
+/* The feature sections, the sample times, the compression, the build ids
+ * and the list of features present. */
+static void
+print_features(const struct perfdata *pd)
+{
+	const struct perf_header_info *hi = &pd->info;
+	char *ft = NULL;
+	size_t flen = 0;
+	unsigned bit;
+
+	if (features_text(pd, &ft, &flen) == 0 && ft != NULL)
+		message_put_safe_text(stdout, ft);
+	free(ft);
+	if (hi->have_sample_time)
+		printf("# time of first sample : %" PRIu64 ".%06" PRIu64
+		       "\n# time of last sample : %" PRIu64 ".%06" PRIu64
+		       "\n# sample duration : %10.3f ms\n",
+		       hi->first_sample_time / 1000000000,
+		       hi->first_sample_time % 1000000000 / 1000,
+		       hi->last_sample_time / 1000000000,
+		       hi->last_sample_time % 1000000000 / 1000,
+		       (double)(hi->last_sample_time - hi->first_sample_time) /
+			       1e6);
+	if (hi->clockid_res_ns)
+		printf("# clockid frequency: %" PRIu64 " MHz\n",
+		       1000 / hi->clockid_res_ns);
+	if (hi->features[0] & (1ULL << HEADER_COMPRESSED))
+		printf("# compressed : %s, level = %u, ratio = %u\n",
+		       hi->compression_type == 1 ? "Zstd" : "Unknown",
+		       hi->compression_level, hi->compression_ratio);
+	if (hi->nr_build_ids > 0)
+		printf("# build ids : %zu\n", hi->nr_build_ids);
+	printf("# features :");
+	for (bit = 1; bit < 256; bit++)
+		if (hi->features[bit / 64] & (1ULL << (bit % 64))) {
+			const char *n = perfdata_feature_name(bit);
+
+			if (n)
+				printf(" %s", n);
+			else
+				printf(" feature%u", bit);
+		}
+	printf("\n# ========\n#\n");
+}
+
+/* The samples of each event (SAMPLES, one count per attr of PD, or
+ * NULL), then of each process that has some. */
+static int
+print_counts(const struct perfdata *pd, const uint64_t *samples,
+	     const struct addrspace *as)
+{
+	struct process **procs;
+	size_t i, np = 0;
+
+	printf("# events (samples):\n");
+	for (i = 0; i < pd->nr_attrs; i++) {
+		printf("%12" PRIu64 "  ", samples != NULL ? samples[i] : 0);
+		message_put_safe(stdout, pd->attrs[i].name);
+		putchar('\n');
+	}
+	printf("#\n# processes (samples, all events):\n");
+	procs = addrspace_by_samples(as, &np);
+	if (procs == NULL)
+		return -1;
+	for (i = 0; i < np; i++) {
+		printf("%12" PRIu64 "  %d ", procs[i]->samples, procs[i]->pid);
+		message_put_safe(stdout, procs[i]->comm);
+		putchar('\n');
+	}
+	free(procs);
+	return 0;
+}
+
+int
+info_print(struct perfdata *pd, struct report *rp)
+{
+	struct addrspace as;
+	struct p2g_error err;
+	uint64_t *samples = NULL;
+	int ret = 0;
+
+	p2g_error_clear(&err);
+	addrspace_init(&as);
+	if (convert_scan(pd, &as, &samples, &err) < 0) {
+		message_error(report_where(rp, err.part), &err);
+		ret = p2g_exit_status(err.status);
+	}
+	print_header(pd);
+	print_events(pd);
+	print_features(pd);
+	if (print_counts(pd, samples, &as) < 0 && ret == 0) {
+		p2g_fail(&err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		message_error(rp->name, &err);
+		ret = p2g_exit_status(err.status);
+	}
+	free(samples);
+	addrspace_release(&as);
+	return ret;
 }

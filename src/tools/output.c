@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT */
+/* perf2gperf's output files and their signals: see output.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpuprof.h"
+#include "input.h"
+#include "message.h"
+#include "output.h"
+
+/*
+ * What the signal handlers need.  A handler is given no context pointer,
+ * so this is the one state of the front ends kept in a static: the
+ * temporary file to remove, and the words SIGBUS prints, made
+ * beforehand because a handler may make only async-signal-safe calls.
+ */
+static struct {
+	char tmp_path[PATH_MAX];
+	volatile sig_atomic_t tmp_live;	/* tmp_path exists and is ours */
+	char bus_msg[PATH_MAX + 100];
+} output_sig;
+
+static void
+on_signal(int sig)
+{
+	if (output_sig.tmp_live)
+		unlink(output_sig.tmp_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* A regular input is mapped (input.c): if another process truncates it
+ * while it is read, the next access to a page past its new end raises
+ * SIGBUS.  Say so, in words made beforehand, leave no output behind, and
+ * exit as for any I/O trouble. */
+static void
+on_sigbus(int sig)
+{
+	ssize_t r;
+
+	(void)sig;
+	if (output_sig.tmp_live)
+		unlink(output_sig.tmp_path);
+	r = write(STDERR_FILENO, output_sig.bus_msg,
+		  strlen(output_sig.bus_msg));
+	(void)r;
+	_exit(2);
+}
+
+void
+output_catch_signals(void)
+{
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	signal(SIGBUS, on_sigbus);
+}
+
+void
+output_bus_input(const char *name)
+{
+	snprintf(output_sig.bus_msg, sizeof(output_sig.bus_msg),
+		 "%s: %s: the file shrank while it was read\n", progname,
+		 name);
+}
+
+void
+output_remove_tmp(void)
+{
+	if (output_sig.tmp_live) {
+		unlink(output_sig.tmp_path);
+		output_sig.tmp_live = 0;
+	}
+}
+
+/* Create the temporary file beside OUTPUT, with the mode a new file
+ * would get. */
+static int
+open_tmp(const char *output)
+{
+	char *path = output_sig.tmp_path;
+	mode_t mask;
+	int fd;
+
+	if (snprintf(path, sizeof(output_sig.tmp_path), "%s.tmpXXXXXX",
+		     output) >= (int)sizeof(output_sig.tmp_path)) {
+		fprintf(stderr, "%s: %s: name too long\n", progname, output);
+		return -1;
+	}
+	fd = mkstemp(path);
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s: cannot create: %s\n", progname,
+			output, strerror(errno));
+		return -1;
+	}
+	output_sig.tmp_live = 1;
+	mask = umask(0);
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
+	return fd;
+}
+
+int
+output_add_identities(struct output_sink *sink, const struct perfdata *pd)
+{
+	size_t i;
+
+	for (i = 0; i < pd->nparts; i++) {
+		dev_t *nd = realloc(sink->idev, (sink->nids + 1) * sizeof(*nd));
+		ino_t *ni;
+
+		if (nd == NULL)
+			return -1;
+		sink->idev = nd;
+		ni = realloc(sink->iino, (sink->nids + 1) * sizeof(*ni));
+		if (ni == NULL)
+			return -1;
+		sink->iino = ni;
+		if (input_identity(pd->parts[i].in, &sink->idev[sink->nids],
+				   &sink->iino[sink->nids]))
+			sink->nids++;
+	}
+	return 0;
+}
+
+/* Whether OUTPUT is one of the input files. */
+static bool
+is_input(const struct output_sink *sink, const char *output)
+{
+	struct stat ost;
+	size_t i;
+
+	for (i = 0; i < sink->nids && stat(output, &ost) == 0; i++)
+		if (ost.st_dev == sink->idev[i] && ost.st_ino == sink->iino[i])
+			return true;
+	return false;
+}
+
+/* OUTPUT with --split: %p the pid, %c the command (with '/' as '_'), %%
+ * a percent sign.  False if the name would be too long. */
+static bool
+expand_pattern(const char *pat, const struct convert_result *r, char *out,
+	       size_t size)
+{
+	size_t n = 0;
+	const char *c;
+	char pid[16];
+
+	for (; *pat != '\0'; pat++) {
+		const char *add = NULL;
+		char one[2] = { *pat, '\0' };
+
+		if (*pat == '%' && pat[1] == 'p') {
+			snprintf(pid, sizeof(pid), "%d", r->pid);
+			add = pid;
+			pat++;
+		} else if (*pat == '%' && pat[1] == 'c') {
+			for (c = r->comm[0] ? r->comm : "unknown"; *c; c++) {
+				if (n + 1 >= size)
+					return false;
+				out[n++] = *c == '/' ? '_' : *c;
+			}
+			pat++;
+			continue;
+		} else if (*pat == '%' && pat[1] == '%') {
+			add = "%";
+			pat++;
+		} else {
+			add = one;
+		}
+		if (n + strlen(add) >= size)
+			return false;
+		memcpy(out + n, add, strlen(add));
+		n += strlen(add);
+	}
+	out[n] = '\0';
+	return true;
+}
+
+/* What R's profile may do wrong in pprof, said about OUTPUT. */
+static void
+warn_result(const char *output, const struct convert_result *r)
+{
+	if (r->perl_strips)
+		message_warning(output, P2G_NO_OFFSET,
+				"every stack has the same second frame; "
+				"google-pprof removes it unless run with "
+				"--no-auto-signal-frm");
+	if (r->collisions)
+		message_warning(output, P2G_NO_OFFSET,
+				"%zu mapped files found no free place and "
+				"overlap others", r->collisions);
+	if (!r->fixup_converged)
+		message_warning(output, P2G_NO_OFFSET,
+				"could not protect every stack from Go "
+				"pprof's frame removal");
+}
+
+/* Write R's profile into OUTPUT through a temporary file beside it.  0, or
+ * -1 with ERR set and the error printed. */
+static int
+write_file(struct output_sink *sink, const char *output,
+	   const struct convert_result *r, struct p2g_error *err)
+{
+	int fd;
+
+	/* Never write over the input. */
+	if (is_input(sink, output)) {
+		fprintf(stderr, "%s: %s: output is an input file\n",
+			progname, output);
+		sink->reported = true;
+		return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET, "reported");
+	}
+	fd = open_tmp(output);
+	if (fd < 0) {
+		sink->reported = true;
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "reported");
+	}
+	if (cpuprof_write(r->profile, fd, err) < 0) {
+		close(fd);
+		output_remove_tmp();
+		message_error(output, err);
+		sink->reported = true;
+		return -1;
+	}
+	if (close(fd) != 0) {
+		fprintf(stderr, "%s: %s: %s\n", progname, output,
+			strerror(errno));
+		output_remove_tmp();
+		sink->reported = true;
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "reported");
+	}
+	if (rename(output_sig.tmp_path, output) != 0) {
+		fprintf(stderr, "%s: %s: cannot rename %s: %s\n", progname,
+			output, output_sig.tmp_path, strerror(errno));
+		output_remove_tmp();
+		sink->reported = true;
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "reported");
+	}
+	output_sig.tmp_live = 0;
+	return 0;
+}
+
+int
+output_write(void *ctx, const struct convert_result *r,
+	     struct p2g_error *err)
+{
+	struct output_sink *sink = ctx;
+	char name[PATH_MAX];
+	const char *output = sink->output;
+
+	report_input(sink->rp, 0);	/* all read: notes name the first */
+	if (sink->split) {
+		if (!expand_pattern(sink->output, r, name, sizeof(name)))
+			return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
+					"output name for pid %d is too long",
+					r->pid);
+		output = name;
+	}
+	if (sink->stats)
+		report_result_stats(strcmp(output, "-") ? output
+							: "(standard output)",
+				    r);
+	warn_result(output, r);
+	if (strcmp(output, "-") == 0) {
+		if (cpuprof_write(r->profile, STDOUT_FILENO, err) < 0) {
+			message_error("(standard output)", err);
+			sink->reported = true;
+			return -1;
+		}
+		sink->written++;
+		return 0;
+	}
+	if (write_file(sink, output, r, err) < 0)
+		return -1;
+	if (sink->split)
+		message_note(output, "pid %d (%s): %" PRIu64 " samples",
+			     r->pid, r->comm, r->samples);
+	else if (r->processes > 1)
+		message_note(sink->rp->name, "%zu processes merged into one "
+			     "profile%s (--split writes one per process)",
+			     r->processes,
+			     r->relocated ? ", some mappings relocated" : "");
+	sink->written++;
+	return 0;
+}
+
+void
+output_sink_release(struct output_sink *sink)
+{
+	free(sink->idev);
+	free(sink->iino);
+	sink->idev = NULL;
+	sink->iino = NULL;
+	sink->nids = 0;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf2gperf's output: each profile goes to a temporary file beside its
+ * target, renamed into place once it is whole, so that a failed or
+ * interrupted conversion leaves no half profile behind; the temporary
+ * file is removed on failure and on SIGINT, SIGTERM, SIGHUP and SIGBUS.
+ * Here too the refusal to write over an input, the names --split makes,
+ * and the sink that convert_run() hands each profile to.
+ */
+#ifndef P2G_OUTPUT_H
+#define P2G_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "convert.h"
+#include "perfdata.h"
+#include "report.h"
+
+/* What output_write() needs from main(); zeroed, then filled in. */
+struct output_sink {
+	const char *output;	/* OUTPUT, or with --split its pattern */
+	bool split, stats;
+	struct report *rp;	/* names the inputs in notes */
+	dev_t *idev;		/* of every input file (malloc'd) */
+	ino_t *iino;
+	size_t nids;
+	bool reported;		/* the error was printed already */
+	size_t written;
+};
+
+/* Remove the temporary file on SIGINT, SIGTERM and SIGHUP, and on SIGBUS
+ * (a mapped input truncated while read) also say so and exit 2. */
+void output_catch_signals(void);
+
+/* Name NAME, the input being read, in what SIGBUS prints. */
+void output_bus_input(const char *name);
+
+/* Remove the temporary file, if one is left. */
+void output_remove_tmp(void);
+
+/* Remember the files of PD (each of a directory's), which the output must
+ * not replace.  0, or -1 when out of memory. */
+int output_add_identities(struct output_sink *sink,
+			  const struct perfdata *pd);
+
+/* A convert_sink (CTX a struct output_sink): write R's profile to its
+ * file, through a temporary file renamed into place, or to standard
+ * output, with its warnings, notes and --stats.  0, or -1 with ERR set;
+ * sink->reported then says whether the error was printed. */
+int output_write(void *ctx, const struct convert_result *r,
+		 struct p2g_error *err);
+
+/* Free what SINK holds; the sink itself is the caller's. */
+void output_sink_release(struct output_sink *sink);
+
+#endif

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/* perf2gperf's words about its inputs and their conversion: see report.h. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "message.h"
+#include "output.h"
+#include "report.h"
+
+void
+report_init(struct report *rp, char *const *names)
+{
+	memset(rp, 0, sizeof(*rp));
+	rp->names = names;
+}
+
+void
+report_input(struct report *rp, size_t n)
+{
+	rp->name = rp->names[n];
+	if (strcmp(rp->name, "-") == 0)
+		rp->name = "(standard input)";
+	output_bus_input(rp->name);
+}
+
+const char *
+report_where(struct report *rp, const char *part)
+{
+	if (part == NULL || part[0] == '\0')
+		return rp->name;
+	snprintf(rp->where, sizeof(rp->where), "%s/%s", rp->name, part);
+	return rp->where;
+}
+
+void
+report_input_start(void *ctx, size_t n)
+{
+	report_input(ctx, n);
+}
+
+void
+report_warn(void *ctx, const char *part, uint64_t off, const char *msg)
+{
+	message_warning(report_where(ctx, part), off, "%s", msg);
+}
+
+void
+report_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct report *rp = ctx;
+	time_t now = time(NULL);
+
+	if (rp->start == 0)
+		rp->start = now;
+	if (message_quiet || !isatty(STDERR_FILENO) || now - rp->start < 2)
+		return;
+	if (total != UINT64_MAX && total > 0)
+		fprintf(stderr, "\r%s: %s: %3d%% (%llu MiB)", progname,
+			rp->name, (int)(done * 100 / total),
+			(unsigned long long)(done >> 20));
+	else
+		fprintf(stderr, "\r%s: %s: %llu MiB", progname, rp->name,
+			(unsigned long long)(done >> 20));
+}
+
+void
+report_notes(const struct report *rp, const struct convert_stats *st,
+	     const struct convert_opts *o, const struct perfdata *pd)
+{
+	const char *name = rp->name;
+
+	if (st->other_events)
+		message_warning(name, P2G_NO_OFFSET,
+				"%" PRIu64 " samples of the other inputs are "
+				"of events the first input does not have; "
+				"left out", st->other_events);
+	if (st->nr_sampling_events > 1 && o->event == NULL)
+		message_note(name, "%zu sampling events; converting %s "
+			     "(choose with --event)", st->nr_sampling_events,
+			     st->event->name);
+	if (st->dwarf_unsupported)
+		message_warning(name, P2G_NO_OFFSET,
+				"%" PRIu64 " samples with user stacks of a "
+				"machine or ABI this version cannot unwind "
+				"(%s): they hold only the sampled IP",
+				st->dwarf_unsupported,
+				pd->info.arch ? pd->info.arch : "unknown");
+	if (st->dwarf_no_binary + st->dwarf_partial > 0 &&
+	    st->dwarf_samples > 0)
+		message_note(name,
+			     "%" PRIu64 " of %" PRIu64 " user stacks "
+			     "unwound only in part (%" PRIu64 " without a "
+			     "binary%s); --stats tells more",
+			     st->dwarf_no_binary + st->dwarf_partial,
+			     st->dwarf_samples, st->dwarf_no_binary,
+			     o->symfs ? "" : "; see --symfs");
+	if (st->late)
+		message_warning(name, P2G_NO_OFFSET,
+				"%" PRIu64 " record%s came after later ones "
+				"had been used, and %s used out of time "
+				"order", st->late, st->late == 1 ? "" : "s",
+				st->late == 1 ? "was" : "were");
+	if (st->period_guessed)
+		message_warning(name, P2G_NO_OFFSET,
+				"event %s has a fixed period of %" PRIu64
+				" that is not time; the profile says 1 us per "
+				"sample (set it with --period-us)",
+				st->event->name, st->event->sample_period);
+}
+
+void
+report_stats(const struct report *rp, const struct convert_stats *st)
+{
+	fprintf(stderr,
+		"%s: %s: statistics:\n"
+		"  records                  %12" PRIu64 "\n"
+		"  samples                  %12" PRIu64 "\n"
+		"  samples of %-13s %12" PRIu64 "\n"
+		"  samples filtered out     %12" PRIu64 "\n"
+		"  samples with no frame    %12" PRIu64 "\n"
+		"  samples written          %12" PRIu64 "\n"
+		"  processes written        %12zu\n"
+		"  kernel frames            %12" PRIu64 "\n"
+		"  frames left out          %12" PRIu64 "\n"
+		"  context markers removed  %12" PRIu64 "\n"
+		"  zero addresses dropped   %12" PRIu64 "\n"
+		"  events lost by kernel    %12" PRIu64 "\n"
+		"  samples of unknown id    %12" PRIu64 "\n"
+		"  period (us)              %12" PRIu64 "\n"
+		"  slot width (bits)        %12u\n",
+		progname, rp->name, st->records, st->samples,
+		st->event ? st->event->name : "?", st->samples_event,
+		st->samples_filtered, st->samples_empty, st->samples_used,
+		st->processes, st->kernel_frames, st->frames_dropped,
+		st->markers, st->zero_frames, st->lost, st->unknown_id,
+		st->period_us, st->slot_bits);
+	if (st->undecodable)
+		fprintf(stderr, "  samples not decodable    %12" PRIu64 "\n",
+			st->undecodable);
+	if (st->other_events)
+		fprintf(stderr, "  samples of other events  %12" PRIu64 "\n",
+			st->other_events);
+	if (st->late)
+		fprintf(stderr, "  records out of order     %12" PRIu64 "\n",
+			st->late);
+	if (st->frames_capped)
+		fprintf(stderr, "  stacks cut at max-stack  %12" PRIu64 "\n",
+			st->frames_capped);
+	if (st->dwarf_samples)
+		fprintf(stderr,
+			"  dwarf samples            %12" PRIu64 "\n"
+			"  dwarf unwound            %12" PRIu64 "\n"
+			"  dwarf stopped early      %12" PRIu64 "\n"
+			"  dwarf without binary     %12" PRIu64 "\n",
+			st->dwarf_samples, st->dwarf_done, st->dwarf_partial,
+			st->dwarf_no_binary);
+	if (st->dwarf_unsupported)
+		fprintf(stderr, "  dwarf not unwindable     %12" PRIu64 "\n",
+			st->dwarf_unsupported);
+	if (st->read_unchanged || st->read_unknown_id)
+		fprintf(stderr,
+			"  counter reads unchanged  %12" PRIu64 "\n"
+			"  counter reads, no event  %12" PRIu64 "\n",
+			st->read_unchanged, st->read_unknown_id);
+}
+
+void
+report_result_stats(const char *output, const struct convert_result *r)
+{
+	fprintf(stderr,
+		"%s: %s: profile statistics:\n"
+		"  samples                  %12" PRIu64 "\n"
+		"  processes                %12zu\n"
+		"  distinct stacks          %12" PRIu64 "\n"
+		"  deepest stack            %12" PRIu64 "\n"
+		"  mapped places            %12zu\n"
+		"  places relocated         %12zu\n"
+		"  places overlapping       %12zu\n"
+		"  frames in no mapping     %12" PRIu64 "\n"
+		"  records with leaf copies %12zu\n"
+		"  leaf copies added        %12" PRIu64 "\n",
+		progname, output, r->samples, r->processes, r->stacks,
+		r->max_depth, r->places, r->relocated, r->collisions,
+		r->unmapped,
+		r->fixup_records, r->fixup_copies);
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What perf2gperf says about its inputs while and after it reads them:
+ * the name a message gives (in a perf.data directory, the file of it that
+ * an offset is in), the warnings the library hears, the progress line,
+ * and the statistics and notes at the end of a conversion.  A struct
+ * report holds that state and is the context of the library's callbacks.
+ */
+#ifndef P2G_REPORT_H
+#define P2G_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "convert.h"
+#include "perfdata.h"
+
+struct report {
+	char *const *names;		/* the inputs, as given */
+	const char *name;		/* the input messages name now */
+	char where[4096];		/* "INPUT/data.N", made by
+					   report_where() */
+	time_t start;			/* of the first progress call */
+};
+
+/* Start RP for the inputs NAMES (kept, not copied): no handles yet. */
+void report_init(struct report *rp, char *const *names);
+
+/* Messages name input N from now on (and so does SIGBUS). */
+void report_input(struct report *rp, size_t n);
+
+/* The file a message names: the input, or the file PART of a perf.data
+ * directory (as p2g_error.part and perfdata_warn_fn give it).  Valid
+ * until the next call. */
+const char *report_where(struct report *rp, const char *part);
+
+/* A perfdata_warn_fn (CTX a struct report): a warning about the input. */
+void report_warn(void *ctx, const char *part, uint64_t off,
+		 const char *msg);
+
+/* For convert_opts.progress (CTX a struct report): after two seconds,
+ * the share read so far on a terminal's stderr. */
+void report_progress(void *ctx, uint64_t done, uint64_t total);
+
+/* For convert_opts.input_start (CTX a struct report): messages are
+ * about input N now. */
+void report_input_start(void *ctx, size_t n);
+
+/* After a conversion of the options O: the warnings and notes its
+ * statistics ST call for, about the first input PD. */
+void report_notes(const struct report *rp, const struct convert_stats *st,
+		  const struct convert_opts *o, const struct perfdata *pd);
+
+/* --stats: the conversion's statistics on stderr. */
+void report_stats(const struct report *rp, const struct convert_stats *st);
+
+/* --stats: those of the profile R written into OUTPUT, on stderr. */
+void report_result_stats(const char *output,
+			 const struct convert_result *r);
+
+#endif
