@@ -22,6 +22,7 @@ deliveries_release(struct deliveries *d)
 	free(d->samples);
 	free(d->sampled_by);
 	free(d->map);
+	free(d->last);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -30,6 +31,28 @@ deliveries_input(struct deliveries *d, struct perfdata *pd)
 {
 	d->pd = pd;
 	d->nmap = 0;
+	d->nlast = 0;
+}
+
+/* How much counter number SEQ (perfdata_id_attr()) grew since its last
+ * value read (from 0), which perf counts as the period of a sample of its
+ * event, into *DELTA.  False when out of memory. */
+static bool
+grew(struct deliveries *d, size_t seq, uint64_t value, uint64_t *delta)
+{
+	if (seq >= d->nlast) {
+		size_t nn = seq + 1 > 2 * d->nlast ? seq + 1 : 2 * d->nlast;
+		uint64_t *nl = realloc(d->last, nn * sizeof(*nl));
+
+		if (nl == NULL)
+			return false;
+		memset(nl + d->nlast, 0, (nn - d->nlast) * sizeof(*nl));
+		d->last = nl;
+		d->nlast = nn;
+	}
+	*delta = value - d->last[seq];
+	d->last[seq] = value;
+	return true;
 }
 
 /* Room for event EV in the counts (the first input's attrs grow while
@@ -115,6 +138,7 @@ deliveries_of(struct deliveries *d, const struct perf_record *rec,
 {
 	const struct perf_attr *a = rec->attr, *to;
 	uint64_t i, value, id, delta;
+	size_t seq;
 	int32_t ev, by;
 
 	d->n = 0;
@@ -146,11 +170,13 @@ deliveries_of(struct deliveries *d, const struct perf_record *rec,
 			id = load64(v + 8, s->big_endian);
 		else
 			id = 0;
-		to = perfdata_read_delta(d->pd, id, value, &delta);
+		to = perfdata_id_attr(d->pd, id, &seq);
 		if (to == NULL) {
 			d->read_unknown_id++;
 			continue;
 		}
+		if (!grew(d, seq, value, &delta))
+			return -1;
 		if (delta == 0) {
 			d->read_unchanged++;
 			continue;

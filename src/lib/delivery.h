@@ -10,8 +10,9 @@
  * Events are named by their index in the first input's attrs: the
  * events of a later input count for the first input's event of the same
  * name (samples of an event the first input lacks are counted apart).
- * The samples of each event, and which event's samples read a counter
- * that samples nothing itself, are kept here, not in the attrs.
+ * The samples of each event, which event's samples read a counter that
+ * samples nothing itself, and the counters' last values are kept here,
+ * not in the perf.data handle, which the converter only reads.
  */
 #ifndef P2G_DELIVERY_H
 #define P2G_DELIVERY_H
@@ -37,6 +38,10 @@ struct deliveries {
 	int32_t *map;		/* the current input's attr -> event, or
 				   -1 (none), or -2 (not looked up yet) */
 	size_t nmap;
+	uint64_t *last;		/* the current input's last value read of
+				   each counter, by perfdata_id_attr()'s
+				   number of its id */
+	size_t nlast;
 	const struct perfdata *first;
 	struct perfdata *pd;	/* the current input */
 	uint64_t other_events;	/* deliveries to events the first input

@@ -134,24 +134,23 @@ id_map_put(struct perfdata *pd, uint64_t id, uint32_t idx)
 		pd->cap_ids = nc;
 	}
 	pd->ids[pd->nids].id = id;
-	pd->ids[pd->nids].last = 0;
 	pd->ids[pd->nids].attr = idx;
 	hashtab_insert(&pd->id_index, &it, (uint32_t)pd->nids++);
 	return true;
 }
 
-/* The attr of ID and the place of its last read value, or NULL.  Kept
- * out of perfdata_sample_attr(), whose one-event case runs per sample. */
+/* The attr of ID, or NULL; its number in *SEQ.  Kept out of
+ * perfdata_sample_attr(), whose one-event case runs per sample. */
 static __attribute__((noinline)) struct perf_attr *
-id_map_find(struct perfdata *pd, uint64_t id, uint64_t **last)
+id_map_find(const struct perfdata *pd, uint64_t id, size_t *seq)
 {
 	struct hashtab_iter it;
 	uint32_t i = id_map_probe(pd, id, &it);
 
 	if (i == HASHTAB_NONE)
 		return NULL;
-	if (last != NULL)
-		*last = &pd->ids[i].last;
+	if (seq != NULL)
+		*seq = i;
 	return &pd->attrs[pd->ids[i].attr];
 }
 
@@ -161,18 +160,10 @@ id_map_get(struct perfdata *pd, uint64_t id)
 	return id_map_find(pd, id, NULL);
 }
 
-struct perf_attr *
-perfdata_read_delta(struct perfdata *pd, uint64_t id, uint64_t value,
-		    uint64_t *delta)
+const struct perf_attr *
+perfdata_id_attr(const struct perfdata *pd, uint64_t id, size_t *seq)
 {
-	uint64_t *last = NULL;
-	struct perf_attr *a = id_map_find(pd, id, &last);
-
-	if (a == NULL)
-		return NULL;
-	*delta = value - *last;
-	*last = value;
-	return a;
+	return id_map_find(pd, id, seq);
 }
 
 /* Add an attr decoded by the caller (ownership of its name and ids moves

@@ -127,9 +127,8 @@ struct perfdata {
 	/* id -> attr index: the ids met, found by id_index (hashtab.h) */
 	struct perf_id {
 		uint64_t id;
-		uint64_t last;	/* last PERF_SAMPLE_READ value */
 		uint32_t attr;
-	} *ids;
+	} *ids;			/* in the order met */
 	size_t nids, cap_ids;
 	struct hashtab id_index;
 
@@ -245,12 +244,13 @@ struct perf_attr *perfdata_sample_attr(struct perfdata *pd,
 				       const unsigned char *body, size_t len);
 
 /*
- * PERF_SAMPLE_READ: the attr of counter ID and in *DELTA how much VALUE
- * grew since the last value read for ID (from 0), which perf counts as
- * the period of a sample of that event.  NULL if ID is unknown.
+ * The attr of event id ID (as PERF_SAMPLE_READ names a counter), and in
+ * *SEQ the number of ID among the ids of PD, counted from 0 in the order
+ * they were met: it stays the same while PD lives, so that a caller can
+ * keep what it needs per id in an array.  NULL if ID is unknown.
  */
-struct perf_attr *perfdata_read_delta(struct perfdata *pd, uint64_t id,
-				      uint64_t value, uint64_t *delta);
+const struct perf_attr *perfdata_id_attr(const struct perfdata *pd,
+					 uint64_t id, size_t *seq);
 
 /* Name of header feature BIT, or NULL if unknown. */
 const char *perfdata_feature_name(unsigned bit);
