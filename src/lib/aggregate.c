@@ -71,7 +71,7 @@ aggregate_chain(const struct addrspace *as, const struct chain_opts *o,
 }
 
 struct aggregate {
-	struct stacktab tab;
+	struct stacktab *tab;
 	uint64_t *frames;	/* the next stack's */
 	size_t frames_cap;
 	/* The entries of recent stacks, each in the slot of its leaf, its
@@ -101,17 +101,17 @@ aggregate_new(bool with_periods)
 
 	if (ag == NULL)
 		return NULL;
-	stacktab_init(&ag->tab);
-	/* Packed while the samples are read: the stacks' PCs take about
-	 * half their size until the profile is made. */
-	stacktab_pack(&ag->tab);
-	if (with_periods)
-		stacktab_keep_periods(&ag->tab);
+	ag->tab = stacktab_new();
 	ag->recent = calloc((size_t)1 << RECENT_BITS, sizeof(*ag->recent));
-	if (ag->recent == NULL) {
-		free(ag);
+	if (ag->tab == NULL || ag->recent == NULL) {
+		aggregate_free(ag);
 		return NULL;
 	}
+	/* Packed while the samples are read: the stacks' PCs take about
+	 * half their size until the profile is made. */
+	stacktab_pack(ag->tab);
+	if (with_periods)
+		stacktab_keep_periods(ag->tab);
 	return ag;
 }
 
@@ -120,7 +120,7 @@ aggregate_free(struct aggregate *ag)
 {
 	if (ag == NULL)
 		return;
-	stacktab_release(&ag->tab);
+	stacktab_free(ag->tab);
 	free(ag->recent);
 	free(ag->frames);
 	free(ag->pend.frames);
@@ -151,7 +151,7 @@ aggregate_flush(struct aggregate *ag)
 	if (!p->valid)
 		return 0;
 	p->valid = false;
-	x = stacktab_add_hashed(&ag->tab, p->hash, p->ev, p->sid, p->frames,
+	x = stacktab_add_hashed(ag->tab, p->hash, p->ev, p->sid, p->frames,
 				p->n, p->count, p->period);
 	if (x < 0)
 		return -1;
@@ -200,11 +200,11 @@ aggregate_add(struct aggregate *ag, uint32_t ev, uint32_t sid, int32_t tid,
 	slot = ag->recent[key >> (64 - RECENT_BITS)];
 	if ((uint32_t)slot != 0 &&
 	    (slot & 0xffffffff00000000ULL) == (key & 0xffffffff00000000ULL) &&
-	    stacktab_add_if(&ag->tab, (uint32_t)slot - 1, ev, sid, ag->frames,
+	    stacktab_add_if(ag->tab, (uint32_t)slot - 1, ev, sid, ag->frames,
 			    n, 1, period) >= 0)
 		return 0;
 	hash = stacktab_hash(ev, sid, ag->frames, n);
-	stacktab_prefetch(&ag->tab, hash);
+	stacktab_prefetch(ag->tab, hash);
 	if (aggregate_flush(ag) < 0)
 		return -1;
 	/* The frames become the pending stack's; its buffer, this one's. */
@@ -232,11 +232,11 @@ aggregate_add_direct(struct aggregate *ag, uint32_t ev, uint32_t sid,
 {
 	if (aggregate_flush(ag) < 0)
 		return -1;
-	return stacktab_add(&ag->tab, ev, sid, ag->frames, n, 1, period);
+	return stacktab_add(ag->tab, ev, sid, ag->frames, n, 1, period);
 }
 
 struct stacktab *
 aggregate_table(struct aggregate *ag)
 {
-	return &ag->tab;
+	return ag->tab;
 }

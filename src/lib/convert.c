@@ -280,7 +280,8 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 nomem:
 	return p2g_fail(err, P2G_NOMEM, rec->offset,
 			"out of memory after %llu distinct stacks",
-			(unsigned long long)aggregate_table(cv->ag)->nr);
+			(unsigned long long)stacktab_nr(
+				aggregate_table(cv->ag)));
 }
 
 /* Process PID of the current input leaves its address space (it exits
@@ -413,7 +414,8 @@ out:
 	if (k == 0 && aggregate_flush(cv->ag) < 0)
 		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 				"out of memory after %llu distinct stacks",
-				(unsigned long long)aggregate_table(cv->ag)->nr);
+				(unsigned long long)stacktab_nr(
+				aggregate_table(cv->ag)));
 	return k;
 }
 
@@ -439,8 +441,9 @@ pick_event(struct conv *cv, uint32_t *ev, struct p2g_error *err)
 	if (used == NULL)
 		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 				"out of memory");
-	for (i = 0; i < tab->nr; i++)
-		used[tab->entries[i].ev] += tab->entries[i].count;
+	for (i = 0; i < stacktab_nr(tab); i++)
+		used[stacktab_entries(tab)[i].ev] +=
+			stacktab_entries(tab)[i].count;
 	for (i = 0; i < pd->nr_attrs; i++) {
 		if (cv->o->event != NULL) {
 			if (attr_matches(&pd->attrs[i], cv->o->event))
@@ -544,7 +547,7 @@ emit(struct conv *cv, struct stack_entry **e, size_t n,
 	r->stacks = out.nrecs;
 	r->max_depth = 0;
 	if (last)
-		stacktab_release(tab);	/* E points there */
+		stacktab_clear(tab);	/* E points there */
 	for (i = 0; i < out.nrecs; i++)
 		if (out.recs[i].n > r->max_depth)
 			r->max_depth = out.recs[i].n;
@@ -792,13 +795,14 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	/* The stacks of the event, and their processes (with --split,
 	 * room for a second list: one process's). */
 	tab = aggregate_table(cv.ag);
-	sel = malloc((o->split ? 2 : 1) * (tab->nr + 1) * sizeof(*sel));
+	sel = malloc((o->split ? 2 : 1) * (stacktab_nr(tab) + 1) *
+		     sizeof(*sel));
 	if (sel == NULL)
 		goto nomem;
 	for (i = 0; i < cv.as.nprocs; i++)
 		cv.as.procs[i].samples = 0;
-	for (i = 0; i < tab->nr; i++) {
-		struct stack_entry *e = &tab->entries[i];
+	for (i = 0; i < stacktab_nr(tab); i++) {
+		struct stack_entry *e = &stacktab_entries(tab)[i];
 		struct process *p;
 
 		if (e->ev != ev)

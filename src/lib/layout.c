@@ -754,7 +754,7 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 	identity = native_everywhere(&l);
 	for (i = 0; i < n && !identity; i++) {
 		uint32_t sid = e[i]->space;
-		uint64_t *v = tab->pool + e[i]->off;
+		uint64_t *v = stacktab_pcs(tab, e[i]);
 
 		for (k = 0; k < e[i]->n; k++) {
 			const struct mapping *m = NULL;

@@ -1151,7 +1151,7 @@ next_raw(struct perfdata *pd, const unsigned char **recp, uint16_t *sizep,
 record:
 	/* A directory's records are copied where they are kept: the pages
 	 * before this one can go (a file's own records are lasting, and
-	 * convert.c gives their pages back). */
+	 * reader.c gives their pages back). */
 	if (pd->dir != NULL && off >= pt->next_release) {
 		input_release(pt->in, off);
 		pt->next_release = off + RELEASE_STEP;

@@ -83,16 +83,16 @@ int
 profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 {
 	uint64_t *second = NULL;
-	struct stacktab t;
+	struct stacktab *t;
 	struct range *r;
 	size_t i, k, ns = 0, nr;
 	uint64_t j;
 
 	memset(n, 0, sizeof(*n));
-	stacktab_init(&t);
+	t = stacktab_new();
 	second = malloc((p->nrecs + 1) * sizeof(*second));
 	r = exec_ranges(p->maps, &nr, &n->space_paths, &n->glued_paths);
-	if (second == NULL || r == NULL)
+	if (t == NULL || second == NULL || r == NULL)
 		goto nomem;
 	n->exec_maps = nr;
 	for (i = 0; i < p->nrecs; i++) {
@@ -101,7 +101,7 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 
 		if (rec->n >= 2)
 			second[ns++] = pcs[1];
-		if (stacktab_add(&t, 0, 0, pcs, (uint32_t)rec->n, 1, 0) < 0)
+		if (stacktab_add(t, 0, 0, pcs, (uint32_t)rec->n, 1, 0) < 0)
 			goto nomem;
 		for (j = 0; j < rec->n && nr > 0; j++) {
 			bool in = false;
@@ -116,7 +116,7 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 				n->pcs_unmapped += rec->count;
 		}
 	}
-	n->duplicate_records = p->nrecs - t.nr;
+	n->duplicate_records = p->nrecs - stacktab_nr(t);
 	qsort(second, ns, sizeof(*second), cmp_u64);
 	for (i = 0; i < ns; i = k) {
 		for (k = i; k < ns && second[k] == second[i]; k++)
@@ -133,12 +133,12 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 	n->perl_strips = p->nrecs > 0 && n->second_records == p->nrecs;
 	free(second);
 	free(r);
-	stacktab_release(&t);
+	stacktab_free(t);
 	return 0;
 nomem:
 	free(second);
 	free(r);
-	stacktab_release(&t);
+	stacktab_free(t);
 	return -1;
 }
 
@@ -176,35 +176,36 @@ int
 profcheck_compare(const struct profile *a, const struct profile *b,
 		  double tolerance, struct profcheck_diff *d)
 {
-	struct stacktab ta, tb;
+	struct stacktab *ta, *tb;
 	const struct stack_entry *e = NULL;
 	size_t i;
 	int ret = -1;
 
 	memset(d, 0, sizeof(*d));
 	d->equal = true;
-	stacktab_init(&ta);
-	stacktab_init(&tb);
-	if (sum_stacks(a, &ta) < 0 || sum_stacks(b, &tb) < 0)
+	ta = stacktab_new();
+	tb = stacktab_new();
+	if (ta == NULL || tb == NULL || sum_stacks(a, ta) < 0 ||
+	    sum_stacks(b, tb) < 0)
 		goto out;
-	d->stacks_a = ta.nr;
-	d->stacks_b = tb.nr;
+	d->stacks_a = stacktab_nr(ta);
+	d->stacks_b = stacktab_nr(tb);
 	/* every stack of A against B, in A's order; then those of B that
 	 * A lacks */
-	for (i = 0; i < ta.nr && d->equal; i++) {
+	for (i = 0; i < stacktab_nr(ta) && d->equal; i++) {
 		uint64_t cb;
 
-		e = &ta.entries[i];
-		cb = count_in(&tb, stacktab_pcs(&ta, e), e->n);
+		e = &stacktab_entries(ta)[i];
+		cb = count_in(tb, stacktab_pcs(ta, e), e->n);
 		if (differ(e->count, cb, tolerance)) {
 			d->equal = false;
 			d->count_a = e->count;
 			d->count_b = cb;
 		}
 	}
-	for (i = 0; i < tb.nr && d->equal; i++) {
-		e = &tb.entries[i];
-		if (count_in(&ta, stacktab_pcs(&tb, e), e->n) == 0 &&
+	for (i = 0; i < stacktab_nr(tb) && d->equal; i++) {
+		e = &stacktab_entries(tb)[i];
+		if (count_in(ta, stacktab_pcs(tb, e), e->n) == 0 &&
 		    differ(0, e->count, tolerance)) {
 			d->equal = false;
 			d->count_a = 0;
@@ -215,8 +216,8 @@ profcheck_compare(const struct profile *a, const struct profile *b,
 		/* D->pcs must outlive the tables: the first record of A or
 		 * B with that stack */
 		const struct profile *src = d->count_a ? a : b;
-		const uint64_t *want = d->count_a ? stacktab_pcs(&ta, e)
-						  : stacktab_pcs(&tb, e);
+		const uint64_t *want = d->count_a ? stacktab_pcs(ta, e)
+						  : stacktab_pcs(tb, e);
 
 		d->n = e->n;
 		for (i = 0; i < src->nrecs; i++)
@@ -229,7 +230,7 @@ profcheck_compare(const struct profile *a, const struct profile *b,
 	}
 	ret = 0;
 out:
-	stacktab_release(&ta);
-	stacktab_release(&tb);
+	stacktab_free(ta);
+	stacktab_free(tb);
 	return ret;
 }

@@ -11,7 +11,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hashtab.h"
 #include "stacktab.h"
+
+struct stacktab {
+	struct stack_entry *entries;
+	size_t nr, cap_entries;
+	uint64_t *pool;		/* PCs of all entries, back to back */
+	size_t pool_len, pool_cap;
+	struct hashtab index;	/* of the entries, by stacktab_hash() */
+	uint64_t *periods;	/* sum of each entry's sample periods, */
+	bool with_periods;	/* kept only when asked for */
+	/* Packed (stacktab_pack()): the PCs are kept in PACKED instead of
+	 * POOL, most as one 32-bit word, the difference from the PC before
+	 * (stacktab.c).  Frames of one binary lie close together, so that
+	 * a PC takes about 4 bytes instead of 8. */
+	bool packed_mode;
+	uint32_t *packed;
+	size_t packed_len, packed_cap;	/* in words */
+	uint64_t npcs;		/* PCs held in PACKED */
+};
 
 #define MIX 0x9e3779b97f4a7c15ULL
 
@@ -49,10 +68,19 @@ stack_hash(uint32_t ev, uint32_t space, const uint64_t *pcs, uint32_t n)
 			    0x2545f4914f6cdd1dULL + ev), pcs, n);
 }
 
-void
-stacktab_init(struct stacktab *t)
+struct stacktab *
+stacktab_new(void)
 {
-	memset(t, 0, sizeof(*t));
+	return calloc(1, sizeof(struct stacktab));
+}
+
+void
+stacktab_free(struct stacktab *t)
+{
+	if (t == NULL)
+		return;
+	stacktab_clear(t);
+	free(t);
 }
 
 void
@@ -314,7 +342,7 @@ stacktab_unpack(struct stacktab *t)
 }
 
 void
-stacktab_release(struct stacktab *t)
+stacktab_clear(struct stacktab *t)
 {
 	free(t->packed);
 	free(t->periods);
@@ -546,4 +574,42 @@ stacktab_take_pool(struct stacktab *t, size_t *len, size_t *cap)
 	t->pool = NULL;
 	t->pool_len = t->pool_cap = 0;
 	return p;
+}
+
+void
+stacktab_prefetch(const struct stacktab *t, uint64_t h)
+{
+	hashtab_prefetch(&t->index, h);
+}
+
+size_t
+stacktab_nr(const struct stacktab *t)
+{
+	return t->nr;
+}
+
+struct stack_entry *
+stacktab_entries(const struct stacktab *t)
+{
+	return t->entries;
+}
+
+uint64_t
+stacktab_period(const struct stacktab *t, const struct stack_entry *e)
+{
+	return t->with_periods ? t->periods[e - t->entries] : 0;
+}
+
+uint64_t *
+stacktab_pcs(const struct stacktab *t, const struct stack_entry *e)
+{
+	return t->pool + e->off;
+}
+
+void
+stacktab_inspect(const struct stacktab *t, struct stacktab_state *s)
+{
+	s->pool_len = t->pool_len;
+	s->packed_len = t->packed_len;
+	s->packed = t->packed != NULL;
 }

@@ -11,8 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hashtab.h"
-
 /* The most PCs of one stack, and of all stacks together. */
 #define STACKTAB_MAX_PCS ((1u << 24) - 1)
 #define STACKTAB_MAX_POOL ((uint64_t)1 << 40)
@@ -26,34 +24,21 @@ struct stack_entry {		/* 24 bytes */
 	uint32_t ev;		/* index of the event */
 };
 
-struct stacktab {
-	struct stack_entry *entries;
-	size_t nr, cap_entries;
-	uint64_t *pool;		/* PCs of all entries, back to back */
-	size_t pool_len, pool_cap;
-	struct hashtab index;	/* of the entries, by stacktab_hash() */
-	uint64_t *periods;	/* sum of each entry's sample periods, */
-	bool with_periods;	/* kept only when asked for */
-	/* Packed (stacktab_pack()): the PCs are kept in PACKED instead of
-	 * POOL, most as one 32-bit word, the difference from the PC before
-	 * (stacktab.c).  Frames of one binary lie close together, so that
-	 * a PC takes about 4 bytes instead of 8. */
-	bool packed_mode;
-	uint32_t *packed;
-	size_t packed_len, packed_cap;	/* in words */
-	uint64_t npcs;		/* PCs held in PACKED */
-};
+struct stacktab;
 
-/* Initialise an empty table. */
-void stacktab_init(struct stacktab *t);
+/* An empty table; NULL when out of memory.  Free it with stacktab_free()
+ * (NULL is accepted). */
+struct stacktab *stacktab_new(void);
+void stacktab_free(struct stacktab *t);
 
 /* Keep the sum of the periods of each entry's samples (8 bytes more per
  * entry); call before the first add.  Without it the periods given are
  * dropped and stacktab_period() is 0. */
 void stacktab_keep_periods(struct stacktab *t);
 
-/* Keep the PCs packed (see struct stacktab) until stacktab_unpack():
- * call before the first add (after, it does nothing).  While packed, the
+/* Keep the PCs packed until stacktab_unpack(): most as one 32-bit word,
+ * the difference from the PC before (stacktab.c), as the frames of one
+ * binary lie close together.  Call before the first add (after, it does nothing).  While packed, the
  * table is added to and searched as usual, but its pool must not be read
  * (stacktab_pcs()); stacktab_merge() and stacktab_take_pool() unpack it
  * first. */
@@ -65,8 +50,9 @@ void stacktab_pack(struct stacktab *t);
  * is then as it was). */
 int stacktab_unpack(struct stacktab *t);
 
-/* Free what T owns; T itself may then be reused after stacktab_init(). */
-void stacktab_release(struct stacktab *t);
+/* Free what T holds, leaving an empty table (to give back its memory
+ * early). */
+void stacktab_clear(struct stacktab *t);
 
 /* Add COUNT samples with total PERIOD of stack PCS[0..N) (leaf first) of
  * event EV in address space SPACE.  Returns 0, or -1 when out of memory
@@ -92,11 +78,7 @@ uint64_t stacktab_hash(uint32_t ev, uint32_t space, const uint64_t *pcs,
 		       uint32_t n);
 
 /* Start fetching the slot where a stack of hash H is looked for first. */
-static inline void
-stacktab_prefetch(const struct stacktab *t, uint64_t h)
-{
-	hashtab_prefetch(&t->index, h);
-}
+void stacktab_prefetch(const struct stacktab *t, uint64_t h);
 
 /* The entry of stack PCS[0..N) of event EV in SPACE, or NULL. */
 const struct stack_entry *stacktab_find(const struct stacktab *t,
@@ -122,18 +104,24 @@ size_t stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t n);
  * when a packed T cannot be unpacked (out of memory). */
 uint64_t *stacktab_take_pool(struct stacktab *t, size_t *len, size_t *cap);
 
-/* The sum of the periods of entry E's samples (stacktab_keep_periods()). */
-static inline uint64_t
-stacktab_period(const struct stacktab *t, const struct stack_entry *e)
-{
-	return t->with_periods ? t->periods[e - t->entries] : 0;
-}
+/* The entries, stacktab_nr() of them, in the order their stacks were
+ * first added. */
+size_t stacktab_nr(const struct stacktab *t);
+struct stack_entry *stacktab_entries(const struct stacktab *t);
 
-/* The PCs of entry E. */
-static inline const uint64_t *
-stacktab_pcs(const struct stacktab *t, const struct stack_entry *e)
-{
-	return t->pool + e->off;
-}
+/* The sum of the periods of entry E's samples (stacktab_keep_periods()). */
+uint64_t stacktab_period(const struct stacktab *t, const struct stack_entry *e);
+
+/* The PCs of entry E (of an unpacked T), which the caller may rewrite in
+ * place. */
+uint64_t *stacktab_pcs(const struct stacktab *t, const struct stack_entry *e);
+
+/* What T holds, for the tests. */
+struct stacktab_state {
+	size_t pool_len;	/* PCs in the pool */
+	size_t packed_len;	/* words of packed PCs */
+	bool packed;		/* the packed PCs are there */
+};
+void stacktab_inspect(const struct stacktab *t, struct stacktab_state *s);
 
 #endif

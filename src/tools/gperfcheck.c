@@ -246,12 +246,12 @@ gather(const struct profile *p, struct facts *f)
 {
 	struct symbolizer *sy;
 	struct fnshare *fs = NULL;
-	struct stacktab t;
+	struct stacktab *t;
 	size_t i, k, nfs = 0;
 	const char *s;
 
 	memset(f, 0, sizeof(*f));
-	stacktab_init(&t);
+	t = stacktab_new();
 	for (i = 0; i < p->nrecs; i++) {
 		const struct profile_record *r = &p->recs[i];
 
@@ -259,11 +259,12 @@ gather(const struct profile *p, struct facts *f)
 			f->depth = r->n;
 		f->hist[r->n >= 9 ? 8 : r->n - 1] += r->count;
 		f->samples += r->count;
-		(void)stacktab_add(&t, 0, 0, p->pcs + r->off, (uint32_t)r->n,
-				   r->count, 0);
+		if (t != NULL)
+			(void)stacktab_add(t, 0, 0, p->pcs + r->off,
+					   (uint32_t)r->n, r->count, 0);
 	}
-	f->stacks = t.nr;
-	stacktab_release(&t);
+	f->stacks = t != NULL ? stacktab_nr(t) : 0;
+	stacktab_free(t);
 	for (s = p->maps; s != NULL && *s != '\0'; s++)
 		if (*s == '\n' || s[1] == '\0')
 			f->lines++;
