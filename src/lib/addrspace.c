@@ -7,18 +7,41 @@
 #include <string.h>
 
 #include "addrspace.h"
+#include "hashtab.h"
 
 #define PROT_READ_ 1
 #define PROT_WRITE_ 2
 #define PROT_EXEC_ 4
 
-void
+struct thread {
+	int32_t tid;
+	int32_t pid;
+	char comm[32];
+};
+
+struct addrspace {
+	struct process *procs;
+	size_t nprocs, cap_procs;
+	struct hashtab proc_index;	/* of procs, by pid */
+	struct thread *threads;
+	size_t nthreads, cap_threads;
+	struct hashtab thread_index;	/* of threads, by tid */
+	struct mapping *maps;	/* every mapping ever seen */
+	size_t nmaps, cap_maps;
+	struct space *spaces;
+	size_t nspaces, cap_spaces;
+	struct mapping kernel;	/* the kernel's text mapping */
+	bool have_kernel;
+	struct kernel_text text;	/* of KERNEL, for the hot paths */
+};
+
+static void
 addrspace_init(struct addrspace *as)
 {
 	memset(as, 0, sizeof(*as));
 }
 
-void
+static void
 addrspace_release(struct addrspace *as)
 {
 	size_t i;
@@ -251,6 +274,9 @@ addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m)
 		as->kernel.exec = true;
 		as->kernel.pid = -1;
 		as->have_kernel = true;
+		as->text.start = as->kernel.start;
+		as->text.end = as->kernel.end;
+		as->text.known = true;
 		return 0;
 	}
 	p = addrspace_process(as, pid);
@@ -431,4 +457,74 @@ addrspace_by_samples(const struct addrspace *as, size_t *n)
 	qsort(v, k, sizeof(*v), cmp_samples);
 	*n = k;
 	return v;
+}
+
+struct addrspace *
+addrspace_new(void)
+{
+	struct addrspace *as = malloc(sizeof(*as));
+
+	if (as != NULL)
+		addrspace_init(as);
+	return as;
+}
+
+void
+addrspace_free(struct addrspace *as)
+{
+	if (as == NULL)
+		return;
+	addrspace_release(as);
+	free(as);
+}
+
+void
+addrspace_clear_samples(struct addrspace *as)
+{
+	size_t i;
+
+	for (i = 0; i < as->nprocs; i++)
+		as->procs[i].samples = 0;
+}
+
+size_t
+addrspace_nspaces(const struct addrspace *as)
+{
+	return as->nspaces;
+}
+
+const struct space *
+addrspace_space(const struct addrspace *as, uint32_t sid)
+{
+	return &as->spaces[sid];
+}
+
+size_t
+addrspace_nmaps(const struct addrspace *as)
+{
+	return as->nmaps;
+}
+
+const struct mapping *
+addrspace_map(const struct addrspace *as, size_t i)
+{
+	return &as->maps[i];
+}
+
+const struct mapping *
+addrspace_kernel(const struct addrspace *as)
+{
+	return as->have_kernel ? &as->kernel : NULL;
+}
+
+const struct kernel_text *
+addrspace_kernel_text(const struct addrspace *as)
+{
+	return &as->text;
+}
+
+bool
+addrspace_is_kernel(const struct addrspace *as, uint64_t addr)
+{
+	return addrspace_text_has(&as->text, addr);
 }

@@ -12,7 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hashtab.h"
 
 struct mapping {
 	uint64_t start, end, pgoff;
@@ -50,29 +49,18 @@ struct process {
 	bool used;
 };
 
-struct thread {
-	int32_t tid;
-	int32_t pid;
-	char comm[32];
+struct addrspace;
+
+/* The kernel's text, as addrspace_text_has() reads it. */
+struct kernel_text {
+	uint64_t start, end;
+	bool known;		/* the file maps the kernel */
 };
 
-struct addrspace {
-	struct process *procs;
-	size_t nprocs, cap_procs;
-	struct hashtab proc_index;	/* of procs, by pid */
-	struct thread *threads;
-	size_t nthreads, cap_threads;
-	struct hashtab thread_index;	/* of threads, by tid */
-	struct mapping *maps;	/* every mapping ever seen */
-	size_t nmaps, cap_maps;
-	struct space *spaces;
-	size_t nspaces, cap_spaces;
-	struct mapping kernel;	/* the kernel's text mapping */
-	bool have_kernel;
-};
-
-void addrspace_init(struct addrspace *as);
-void addrspace_release(struct addrspace *as);
+/* Empty address spaces; NULL when out of memory.  Free them with
+ * addrspace_free() (NULL is accepted). */
+struct addrspace *addrspace_new(void);
+void addrspace_free(struct addrspace *as);
 
 /* The process PID, created (with an empty space) if unknown; NULL when
  * out of memory. */
@@ -111,16 +99,33 @@ struct process **addrspace_by_samples(const struct addrspace *as, size_t *n);
 const struct mapping *addrspace_resolve(struct addrspace *as, uint32_t sid,
 					uint64_t addr);
 
+/* Counts of the samples in each process: set to 0 for each. */
+void addrspace_clear_samples(struct addrspace *as);
+
+/* The address spaces, by number (a sample's SID); the mappings, by index
+ * (struct space.maps); the kernel's text mapping, or NULL. */
+size_t addrspace_nspaces(const struct addrspace *as);
+const struct space *addrspace_space(const struct addrspace *as, uint32_t sid);
+size_t addrspace_nmaps(const struct addrspace *as);
+const struct mapping *addrspace_map(const struct addrspace *as, size_t i);
+const struct mapping *addrspace_kernel(const struct addrspace *as);
+
+/* The kernel's text of AS, which stays at this address while AS lives
+ * (its bounds change when a record maps the kernel). */
+const struct kernel_text *addrspace_kernel_text(const struct addrspace *as);
+
 /* True if ADDR is kernel text: in the kernel mapping, or in the upper
  * half of the address space when the file has no kernel mapping.
  * Inline: it is asked of every frame of every sample. */
 static inline bool
-addrspace_is_kernel(const struct addrspace *as, uint64_t addr)
+addrspace_text_has(const struct kernel_text *k, uint64_t addr)
 {
 	if (addr >= 0xffff800000000000ULL)
 		return true;
-	return as->have_kernel && addr >= as->kernel.start &&
-	       addr < as->kernel.end;
+	return k->known && addr >= k->start && addr < k->end;
 }
+
+/* addrspace_text_has() of AS's kernel text. */
+bool addrspace_is_kernel(const struct addrspace *as, uint64_t addr);
 
 #endif

@@ -16,7 +16,7 @@
  * kept, so that the loop of nearly every sample has its counts in
  * registers and no test of the options. */
 static inline __attribute__((always_inline)) size_t
-chain(const struct addrspace *as, const struct chain_opts *o,
+chain(const struct kernel_text *kt, const struct chain_opts *o,
       const unsigned char *ch, uint64_t nr, bool big, uint64_t *f,
       uint64_t *nraw, struct chain_counts *c, bool filter)
 {
@@ -44,7 +44,7 @@ chain(const struct addrspace *as, const struct chain_opts *o,
 			c->frames_capped++;
 			break;
 		}
-		kernel = addrspace_is_kernel(as, v);
+		kernel = addrspace_text_has(kt, v);
 		kframes += kernel;
 		if (filter && (kernel ? o->user_only : o->kernel_only)) {
 			dropped++;
@@ -61,13 +61,13 @@ chain(const struct addrspace *as, const struct chain_opts *o,
 }
 
 size_t
-aggregate_chain(const struct addrspace *as, const struct chain_opts *o,
+aggregate_chain(const struct kernel_text *kt, const struct chain_opts *o,
 		const unsigned char *ch, uint64_t nr, bool big, uint64_t *f,
 		uint64_t *nraw, struct chain_counts *c)
 {
 	if (o->user_only || o->kernel_only)
-		return chain(as, o, ch, nr, big, f, nraw, c, true);
-	return chain(as, o, ch, nr, big, f, nraw, c, false);
+		return chain(kt, o, ch, nr, big, f, nraw, c, true);
+	return chain(kt, o, ch, nr, big, f, nraw, c, false);
 }
 
 struct aggregate {

@@ -38,11 +38,12 @@ struct chain_counts {
 /*
  * The frames of callchain CHAIN[0..NR) (NR entries of 8 bytes, in the
  * file's byte order BIG) into F (room for NR), leaf first, kernel text
- * told by AS.  Returns how many F holds; *NRAW gets the number of
+ * told by KT.  Returns how many F holds; *NRAW gets the number of
  * addresses in the chain before user_only / kernel_only (the capped one
  * included).
  */
-size_t aggregate_chain(const struct addrspace *as, const struct chain_opts *o,
+size_t aggregate_chain(const struct kernel_text *kt,
+		       const struct chain_opts *o,
 		       const unsigned char *chain, uint64_t nr, bool big,
 		       uint64_t *f, uint64_t *nraw, struct chain_counts *c);
 

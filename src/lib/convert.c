@@ -40,7 +40,8 @@ struct conv {
 	unsigned input;		/* index of pd among the inputs */
 	const struct convert_opts *o;
 	struct convert_stats *st;
-	struct addrspace as;
+	struct addrspace *as;
+	const struct kernel_text *kt;	/* as's */
 	struct aggregate *ag;
 	struct deliveries dl;
 	struct chain_opts co;
@@ -95,7 +96,7 @@ real_pid(int32_t pid)
 static bool
 keep_frame(struct conv *cv, uint64_t v)
 {
-	bool kernel = addrspace_is_kernel(&cv->as, v);
+	bool kernel = addrspace_is_kernel(cv->as, v);
 
 	if (kernel)
 		cv->cc.kernel_frames++;
@@ -128,7 +129,7 @@ sample_space(struct conv *cv, int32_t pid)
 		return cv->spaces[0].sid;
 	if (cv->nspaces > 1 && cv->spaces[1].pid == pid)
 		sid = cv->spaces[1].sid;
-	else if ((sid = addrspace_sample_space(&cv->as, pid)) == UINT32_MAX)
+	else if ((sid = addrspace_sample_space(cv->as, pid)) == UINT32_MAX)
 		return sid;
 	else if (cv->nspaces < 2)
 		cv->nspaces++;
@@ -155,7 +156,7 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 
 	if (cv->o->kernel_only)
 		return 0;
-	if (unwind_sample(cv->uw, &cv->as, sid, ns(cv, (int32_t)s->pid),
+	if (unwind_sample(cv->uw, cv->as, sid, ns(cv, (int32_t)s->pid),
 			  (int32_t)s->tid, rec->attr, s, cv->uframes,
 			  cv->max_unwind, &nu, &res) < 0)
 		return p2g_fail(err, P2G_NOMEM, rec->offset,
@@ -173,7 +174,7 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 	/* Kernel frames first (the callchain's user part, if the kernel
 	 * recorded one, gives way to the unwound frames). */
 	for (k = 0; k < *n; k++)
-		if (addrspace_is_kernel(&cv->as, f[k]))
+		if (addrspace_is_kernel(cv->as, f[k]))
 			f[keep++] = f[k];
 	for (k = 0; k < nu; k++) {
 		if (keep == cv->max_unwind) {
@@ -233,7 +234,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	if ((o->npids && !in_list(o->pids, o->npids, (int32_t)s->pid)) ||
 	    (o->ntids && !in_list(o->tids, o->ntids, (int32_t)s->tid)) ||
 	    (o->comm &&
-	     strcmp(addrspace_comm_of(&cv->as, ns(cv, (int32_t)s->pid),
+	     strcmp(addrspace_comm_of(cv->as, ns(cv, (int32_t)s->pid),
 				      ns(cv, (int32_t)s->tid)),
 		    o->comm) != 0)) {
 		st->samples_filtered++;
@@ -243,7 +244,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	f = aggregate_frames(cv->ag, s->callchain_nr + cv->max_unwind + 1);
 	if (f == NULL)
 		goto nomem;
-	n = aggregate_chain(&cv->as, &cv->co, s->callchain, s->callchain_nr,
+	n = aggregate_chain(cv->kt, &cv->co, s->callchain, s->callchain_nr,
 			    cv->pd->big_endian, f, &nraw, &cv->cc);
 	sid = sample_space(cv, ns(cv, (int32_t)s->pid));
 	if (sid == UINT32_MAX)
@@ -293,7 +294,7 @@ forget_space(struct conv *cv, int32_t pid)
 
 	if (cv->uw == NULL)
 		return;
-	p = addrspace_find(&cv->as, ns(cv, pid));
+	p = addrspace_find(cv->as, ns(cv, pid));
 	if (p != NULL)
 		unwind_forget(cv->uw, p->space);
 }
@@ -312,7 +313,7 @@ add_mapping(struct conv *cv, int32_t pid, const struct sideband *sb)
 	memcpy(path, sb->name, sb->namelen);
 	path[sb->namelen] = '\0';
 	m.path = path;
-	ret = addrspace_mmap(&cv->as, ns(cv, pid), &m);
+	ret = addrspace_mmap(cv->as, ns(cv, pid), &m);
 	free(path);
 	return ret;
 }
@@ -339,7 +340,7 @@ on_record(struct conv *cv, const struct perf_record *rec,
 	case PERF_RECORD_COMM:
 		if (sb.exec)
 			forget_space(cv, sb.pid);
-		ret = addrspace_comm(&cv->as, ns(cv, sb.pid), ns(cv, sb.tid),
+		ret = addrspace_comm(cv->as, ns(cv, sb.pid), ns(cv, sb.tid),
 				     sb.name, sb.namelen, sb.exec);
 		break;
 	case PERF_RECORD_EXIT:
@@ -348,7 +349,7 @@ on_record(struct conv *cv, const struct perf_record *rec,
 			forget_space(cv, sb.pid);
 		break;
 	case PERF_RECORD_FORK:
-		ret = addrspace_fork(&cv->as, ns(cv, sb.pid), ns(cv, sb.ppid),
+		ret = addrspace_fork(cv->as, ns(cv, sb.pid), ns(cv, sb.ppid),
 				     ns(cv, sb.tid), ns(cv, sb.ptid));
 		break;
 	}
@@ -537,7 +538,7 @@ emit(struct conv *cv, struct stack_entry **e, size_t n,
 	/* Nothing is added once the profiles are made: the index goes
 	 * before the layout unpacks the stacks (layout.h). */
 	stacktab_drop_index(tab);
-	if (layout_build(&cv->as, tab, e, n, &lo, &out, &ls, err) < 0)
+	if (layout_build(cv->as, tab, e, n, &lo, &out, &ls, err) < 0)
 		goto out;
 	r->places = ls.places;
 	r->relocated = ls.relocated;
@@ -594,7 +595,7 @@ conv_init(struct conv *cv, const struct perfdata *first,
 	cv->first = first;
 	cv->o = o;
 	cv->st = st;
-	addrspace_init(&cv->as);
+	cv->as = addrspace_new();
 	deliveries_init(&cv->dl, first);
 	/* The kernel caps the callchains it records (at 127 frames by
 	 * default, as perf's own reading does): they are written whole
@@ -606,7 +607,10 @@ conv_init(struct conv *cv, const struct perfdata *first,
 	cv->max_unwind = o->max_stack ? o->max_stack : DEFAULT_MAX_STACK;
 	cv->uframes = malloc(cv->max_unwind * sizeof(*cv->uframes));
 	cv->ag = aggregate_new(o->weight == CONVERT_WEIGHT_PERIOD);
-	return cv->uframes != NULL && cv->ag != NULL ? 0 : -1;
+	if (cv->as == NULL || cv->uframes == NULL || cv->ag == NULL)
+		return -1;
+	cv->kt = addrspace_kernel_text(cv->as);
+	return 0;
 }
 
 static void
@@ -615,7 +619,7 @@ conv_release(struct conv *cv)
 	free(cv->uframes);
 	aggregate_free(cv->ag);
 	deliveries_release(&cv->dl);
-	addrspace_release(&cv->as);
+	addrspace_free(cv->as);
 }
 
 /* Read input K (PD) into the stack table.  0, or -1 with ERR set. */
@@ -742,7 +746,8 @@ make_profiles(struct conv *cv, struct stack_entry **sel, size_t n,
 		size_t m = 0;
 
 		for (i = 0; i < n; i++)
-			if (cv->as.spaces[sel[i]->space].pid == procs[k]->pid)
+			if (addrspace_space(cv->as, sel[i]->space)->pid ==
+			    procs[k]->pid)
 				sel[n + m++] = sel[i];
 		memset(&r, 0, sizeof(r));
 		r.processes = 1;
@@ -799,8 +804,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 		     sizeof(*sel));
 	if (sel == NULL)
 		goto nomem;
-	for (i = 0; i < cv.as.nprocs; i++)
-		cv.as.procs[i].samples = 0;
+	addrspace_clear_samples(cv.as);
 	for (i = 0; i < stacktab_nr(tab); i++) {
 		struct stack_entry *e = &stacktab_entries(tab)[i];
 		struct process *p;
@@ -810,7 +814,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 		sel[n++] = e;
 		psum += stacktab_period(tab, e);
 		pn += e->count;
-		p = addrspace_find(&cv.as, cv.as.spaces[e->space].pid);
+		p = addrspace_find(cv.as, addrspace_space(cv.as, e->space)->pid);
 		if (p != NULL)
 			p->samples += e->count;
 		st->samples_used += e->count;
@@ -821,7 +825,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 			 st->samples_event ? " pass the filters" : "");
 		goto out;
 	}
-	procs = addrspace_by_samples(&cv.as, &np);
+	procs = addrspace_by_samples(cv.as, &np);
 	if (procs == NULL)
 		goto nomem;
 	st->processes = np;

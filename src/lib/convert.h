@@ -150,7 +150,7 @@ int convert_run(struct perfdata *const *pds, size_t npds,
 
 /* Read all of PD's data counting samples per event (into *SAMPLES, an
  * array of one count per attr of PD that the caller frees) and per
- * process (in AS, initialised by the caller), for --info; when the
+ * process (in AS, addrspace_new()), for --info; when the
  * reading fails partway, what was counted up to there.  Returns 0, or -1
  * with ERR set. */
 int convert_scan(struct perfdata *pd, struct addrspace *as,

@@ -101,7 +101,7 @@ build_id_of(const struct lay *l, const struct mapping *m, uint8_t *size,
 static struct place *
 place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 {
-	size_t mi = (size_t)(m - l->as->maps);
+	size_t mi = (size_t)(m - addrspace_map(l->as, 0));
 	uint8_t bsize;
 	const uint8_t *bid;
 	char *key;
@@ -120,7 +120,7 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 	if (key == NULL)
 		return NULL;
 	if (anon) {
-		snprintf(key, klen, "A%d:%llx:", l->as->spaces[sid].pid,
+		snprintf(key, klen, "A%d:%llx:", addrspace_space(l->as, sid)->pid,
 			 (unsigned long long)(m->start - m->pgoff));
 	} else {
 		key[0] = 'F';
@@ -345,8 +345,9 @@ assign_bases(struct lay *l, struct layout_stats *st, struct p2g_error *err)
 		ret = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 		goto out;
 	}
-	if (l->as->have_kernel)
-		ranges_take(&used, l->as->kernel.start, l->as->kernel.end);
+	if (addrspace_kernel(l->as) != NULL)
+		ranges_take(&used, addrspace_kernel(l->as)->start,
+			    addrspace_kernel(l->as)->end);
 	for (i = 0; i < l->nplaces; i++)
 		order[n++] = &l->places[i];
 	qsort(order, n, sizeof(*order), cmp_place_samples);
@@ -557,8 +558,8 @@ maps_text(struct lay *l, bool with_kernel, struct profile *out)
 					     p->build_id_size, p->build_id);
 		}
 	}
-	if (ret == 0 && with_kernel && l->as->have_kernel) {
-		const struct mapping *km = &l->as->kernel;
+	if (ret == 0 && with_kernel && addrspace_kernel(l->as) != NULL) {
+		const struct mapping *km = addrspace_kernel(l->as);
 		uint8_t bsize;
 		const uint8_t *bid;
 
@@ -582,8 +583,8 @@ native_everywhere(const struct lay *l)
 {
 	size_t mi;
 
-	for (mi = 0; mi < l->as->nmaps; mi++) {
-		const struct mapping *m = &l->as->maps[mi];
+	for (mi = 0; mi < addrspace_nmaps(l->as); mi++) {
+		const struct mapping *m = addrspace_map(l->as, mi);
 
 		if (l->map_place[mi] != 0 &&
 		    l->places[l->map_place[mi] - 1].base != m->start - m->pgoff)
@@ -672,6 +673,7 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 	     const struct layout_opts *o, struct profile *out,
 	     struct layout_stats *st, struct p2g_error *err)
 {
+	const struct kernel_text *kt = addrspace_kernel_text(as);
 	struct lay l;
 	size_t i, k;
 	bool *seen = NULL;
@@ -687,8 +689,8 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 	l.o = o;
 	if (stacktab_unpack(tab) < 0)
 		goto nomem;
-	l.map_place = calloc(as->nmaps + 1, sizeof(*l.map_place));
-	seen = calloc(as->nspaces + 1, sizeof(*seen));
+	l.map_place = calloc(addrspace_nmaps(as) + 1, sizeof(*l.map_place));
+	seen = calloc(addrspace_nspaces(as) + 1, sizeof(*seen));
 	if (l.map_place == NULL || seen == NULL)
 		goto nomem;
 
@@ -701,12 +703,12 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 		one_space = one_space && sid == e[0]->space &&
 			    e[i]->ev == e[0]->ev;
 		if (!seen[sid]) {
-			const struct space *sp = &as->spaces[sid];
+			const struct space *sp = addrspace_space(as, sid);
 
 			seen[sid] = true;
 			for (k = 0; k < sp->n; k++) {
 				const struct mapping *m =
-					&as->maps[sp->maps[k]];
+					addrspace_map(as, sp->maps[k]);
 				struct place *p;
 
 				if (!m->exec)
@@ -720,7 +722,7 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 			const struct mapping *m;
 			struct place *p;
 
-			if (addrspace_is_kernel(as, v[k])) {
+			if (addrspace_text_has(kt, v[k])) {
 				st->with_kernel = true;
 				continue;
 			}
@@ -759,7 +761,7 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 		for (k = 0; k < e[i]->n; k++) {
 			const struct mapping *m = NULL;
 
-			if (!addrspace_is_kernel(as, v[k]))
+			if (!addrspace_text_has(kt, v[k]))
 				m = resolve(&l, sid, v[k]);
 			if (m != NULL) {
 				if (m != last_m || sid != last_sid) {

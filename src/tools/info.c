@@ -750,26 +750,31 @@ print_counts(const struct perfdata *pd, const uint64_t *samples,
 int
 info_print(struct perfdata *pd, struct report *rp)
 {
-	struct addrspace as;
+	struct addrspace *as;
 	struct p2g_error err;
 	uint64_t *samples = NULL;
 	int ret = 0;
 
 	p2g_error_clear(&err);
-	addrspace_init(&as);
-	if (convert_scan(pd, &as, &samples, &err) < 0) {
+	as = addrspace_new();
+	if (as == NULL) {
+		p2g_fail(&err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		message_error(rp->name, &err);
+		return p2g_exit_status(err.status);
+	}
+	if (convert_scan(pd, as, &samples, &err) < 0) {
 		message_error(report_where(rp, err.part), &err);
 		ret = p2g_exit_status(err.status);
 	}
 	print_header(pd);
 	print_events(pd);
 	print_features(pd);
-	if (print_counts(pd, samples, &as) < 0 && ret == 0) {
+	if (print_counts(pd, samples, as) < 0 && ret == 0) {
 		p2g_fail(&err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 		message_error(rp->name, &err);
 		ret = p2g_exit_status(err.status);
 	}
 	free(samples);
-	addrspace_release(&as);
+	addrspace_free(as);
 	return ret;
 }
