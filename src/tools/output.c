@@ -85,23 +85,19 @@ output_remove_tmp(void)
 /* Create the temporary file beside OUTPUT, with the mode a new file
  * would get. */
 static int
-open_tmp(const char *output)
+open_tmp(const char *output, struct p2g_error *err)
 {
 	char *path = output_sig.tmp_path;
 	mode_t mask;
 	int fd;
 
 	if (snprintf(path, sizeof(output_sig.tmp_path), "%s.tmpXXXXXX",
-		     output) >= (int)sizeof(output_sig.tmp_path)) {
-		fprintf(stderr, "%s: %s: name too long\n", progname, output);
-		return -1;
-	}
+		     output) >= (int)sizeof(output_sig.tmp_path))
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "name too long");
 	fd = mkstemp(path);
-	if (fd < 0) {
-		fprintf(stderr, "%s: %s: cannot create: %s\n", progname,
-			output, strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
+				"cannot create: %s", strerror(errno));
 	output_sig.tmp_live = 1;
 	mask = umask(0);
 	umask(mask);
@@ -206,47 +202,39 @@ warn_result(const char *output, const struct convert_result *r)
 }
 
 /* Write R's profile into OUTPUT through a temporary file beside it.  0, or
- * -1 with ERR set and the error printed. */
+ * -1 with ERR set and OUTPUT in sink->failed. */
 static int
 write_file(struct output_sink *sink, const char *output,
 	   const struct convert_result *r, struct p2g_error *err)
 {
 	int fd;
 
+	snprintf(sink->failed, sizeof(sink->failed), "%s", output);
 	/* Never write over the input. */
-	if (is_input(sink, output)) {
-		fprintf(stderr, "%s: %s: output is an input file\n",
-			progname, output);
-		sink->reported = true;
-		return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET, "reported");
-	}
-	fd = open_tmp(output);
-	if (fd < 0) {
-		sink->reported = true;
-		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "reported");
-	}
+	if (is_input(sink, output))
+		return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
+				"output is an input file");
+	fd = open_tmp(output, err);
+	if (fd < 0)
+		return -1;
 	if (cpuprof_write(r->profile, fd, err) < 0) {
 		close(fd);
 		output_remove_tmp();
-		message_error(output, err);
-		sink->reported = true;
 		return -1;
 	}
 	if (close(fd) != 0) {
-		fprintf(stderr, "%s: %s: %s\n", progname, output,
-			strerror(errno));
+		p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s", strerror(errno));
 		output_remove_tmp();
-		sink->reported = true;
-		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "reported");
+		return -1;
 	}
 	if (rename(output_sig.tmp_path, output) != 0) {
-		fprintf(stderr, "%s: %s: cannot rename %s: %s\n", progname,
-			output, output_sig.tmp_path, strerror(errno));
+		p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "cannot rename %s: %s",
+			 output_sig.tmp_path, strerror(errno));
 		output_remove_tmp();
-		sink->reported = true;
-		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "reported");
+		return -1;
 	}
 	output_sig.tmp_live = 0;
+	sink->failed[0] = '\0';
 	return 0;
 }
 
@@ -273,8 +261,8 @@ output_write(void *ctx, const struct convert_result *r,
 	warn_result(output, r);
 	if (strcmp(output, "-") == 0) {
 		if (cpuprof_write(r->profile, STDOUT_FILENO, err) < 0) {
-			message_error("(standard output)", err);
-			sink->reported = true;
+			snprintf(sink->failed, sizeof(sink->failed), "%s",
+				 "(standard output)");
 			return -1;
 		}
 		sink->written++;

@@ -10,6 +10,7 @@
 #ifndef P2G_OUTPUT_H
 #define P2G_OUTPUT_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -26,7 +27,8 @@ struct output_sink {
 	dev_t *idev;		/* of every input file (malloc'd) */
 	ino_t *iino;
 	size_t nids;
-	bool reported;		/* the error was printed already */
+	char failed[PATH_MAX];	/* the output an error is about, or "":
+				   the input */
 	size_t written;
 };
 
@@ -47,8 +49,8 @@ int output_add_identities(struct output_sink *sink,
 
 /* A convert_sink (CTX a struct output_sink): write R's profile to its
  * file, through a temporary file renamed into place, or to standard
- * output, with its warnings, notes and --stats.  0, or -1 with ERR set;
- * sink->reported then says whether the error was printed. */
+ * output, with its warnings, notes and --stats.  0, or -1 with ERR set
+ * and in sink->failed the output it is about ("" for the input). */
 int output_write(void *ctx, const struct convert_result *r,
 		 struct p2g_error *err);
 

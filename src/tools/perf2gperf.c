@@ -417,8 +417,10 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 			err) < 0) {
 		if (isatty(STDERR_FILENO) && !message_quiet)
 			fputc('\n', stderr);
-		if (!sink->reported)
-			message_error(report_where(rp, err->part), err);
+		message_error(sink->failed[0] != '\0'
+				      ? sink->failed
+				      : report_where(rp, err->part),
+			      err);
 		return p2g_exit_status(err->status);
 	}
 	report_input(rp, 0);
