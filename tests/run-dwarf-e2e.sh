@@ -26,7 +26,7 @@
 # which has no such process, only exact agreement counts.
 # Each recording is also converted with P2G_UNWIND_LIBDW_ONLY=1, every
 # frame unwound by libdw itself: the profile must be the same bytes as
-# with the rule cache of src/lib/unwind.c.
+# with the rule cache of src/lib/model/unwind.c.
 # Needs perf allowed to record (root, or perf_event_paranoid <= 1), perf
 # built with python scripting, and gcc; skips otherwise.  Under
 # $P2G_WRAPPER (make check-valgrind) only the -O2 build is recorded and

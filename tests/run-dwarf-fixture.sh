@@ -17,7 +17,7 @@
 #  - a binary at the right path with another build ID is not used: --stats
 #    counts every sample "without binary" and the stacks are the kernel
 #    frames and the sampled IP only;
-#  - the rule cache of src/lib/unwind.c gives the very profile that libdw's
+#  - the rule cache of src/lib/model/unwind.c gives the very profile that libdw's
 #    own unwinder gives (P2G_UNWIND_LIBDW_ONLY=1);
 #  - a FIFO at the recorded path is no binary either, and does not hang;
 #  - --max-stack 3 writes at most 3 frames, the leaf-side 3 of perf's;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Time order by rounds (src/lib/order.c), against perf's ordered events.
+# Time order by rounds (src/lib/perfdata/order.c), against perf's ordered events.
 # tests/rounds rewrites a fixture (file mode, multi.perf.data, read on two
 # threads; pipe mode, multi-pipe.perf.data, read on one) with a
 # FINISHED_ROUND after every sample, and with one sample held back by M

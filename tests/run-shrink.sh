@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# A regular input is mapped (src/lib/input.c): if another process truncates
+# A regular input is mapped (src/lib/input/input.c): if another process truncates
 # it while perf2gperf reads it, the next page read past the new end
 # raises SIGBUS.  perf2gperf must then say "INPUT: the file shrank while
 # it was read", exit 2 and leave no output, not even a temporary file.

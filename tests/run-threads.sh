@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # A mapped perf.data file is read on a second thread while the first
-# converts its records (src/lib/reader.c); P2G_NO_THREADS=1
+# converts its records (src/lib/perfdata/reader.c); P2G_NO_THREADS=1
 # reads and converts on one thread, as every other input is.  Both must
 # give the same bytes:
 #  - for every committed recording (testdata/*.perf.data: file and pipe
