@@ -119,24 +119,25 @@ brief_of(const struct perf_sample *s, struct sample_brief *f)
 	f->callchain = s->callchain;
 }
 
-/* addrspace_sample_space(), remembered from the samples before. */
-static uint32_t
-sample_space(struct conv *cv, int32_t pid)
+/* addrspace_sample_space(), remembered from the samples before.  0, or
+ * -1 when out of memory. */
+static int
+sample_space(struct conv *cv, int32_t pid, uint32_t *sid)
 {
-	uint32_t sid;
-
-	if (cv->nspaces > 0 && cv->spaces[0].pid == pid)
-		return cv->spaces[0].sid;
+	if (cv->nspaces > 0 && cv->spaces[0].pid == pid) {
+		*sid = cv->spaces[0].sid;
+		return 0;
+	}
 	if (cv->nspaces > 1 && cv->spaces[1].pid == pid)
-		sid = cv->spaces[1].sid;
-	else if ((sid = addrspace_sample_space(cv->as, pid)) == UINT32_MAX)
-		return sid;
+		*sid = cv->spaces[1].sid;
+	else if (addrspace_sample_space(cv->as, pid, sid) < 0)
+		return -1;
 	else if (cv->nspaces < 2)
 		cv->nspaces++;
 	cv->spaces[1] = cv->spaces[0];
 	cv->spaces[0].pid = pid;
-	cv->spaces[0].sid = sid;
-	return sid;
+	cv->spaces[0].sid = *sid;
+	return 0;
 }
 
 /*
@@ -246,8 +247,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		goto nomem;
 	n = aggregate_chain(cv->kt, &cv->co, s->callchain, s->callchain_nr,
 			    cv->pd->big_endian, f, &nraw, &cv->cc);
-	sid = sample_space(cv, ns(cv, (int32_t)s->pid));
-	if (sid == UINT32_MAX)
+	if (sample_space(cv, ns(cv, (int32_t)s->pid), &sid) < 0)
 		goto nomem;
 	if (cv->uw != NULL && (rec->attr->sample_type & DWARF_BITS) ==
 				      DWARF_BITS) {

@@ -131,8 +131,8 @@ packed_like_plain(int wild)
 					 0, 0, stacks[3], depth[3], 5, 0));
 	CHECK(stacktab_add(p, 0, 9, stacks[4], depth[4], 1, 0) == 0);
 	CHECK_EQ_U64(stacktab_entries(p)[stacktab_nr(p) - 1].n, depth[4]);
-	CHECK(memcmp(stacktab_pcs(p, &stacktab_entries(p)[stacktab_nr(p) - 1]), stacks[4],
-		     depth[4] * 8) == 0);
+	CHECK(memcmp(stacktab_pcs(p, &stacktab_entries(p)[stacktab_nr(p) - 1]),
+		     stacks[4], depth[4] * 8) == 0);
 	stacktab_free(p);
 	stacktab_free(q);
 }
@@ -204,6 +204,7 @@ main(void)
 {
 	struct stacktab *t;
 	struct stacktab_state ts;
+	size_t nleft;
 	uint64_t a[3] = { 0x401136, 0x40117a, 0x7f0000001000 };
 	uint64_t b[3] = { 0x401136, 0x40117a, 0x7f0000001001 };
 	uint64_t s[4];
@@ -233,8 +234,11 @@ main(void)
 	for (i = 0; i < stacktab_nr(t); i++)
 		ep[i] = &stacktab_entries(t)[i];
 	stacktab_pcs(t, &stacktab_entries(t)[4])[2] = a[2];
-	CHECK_EQ_U64(stacktab_merge(t, ep, stacktab_nr(t)), 2);
-	CHECK(ep[0] == &stacktab_entries(t)[0] && ep[1] == &stacktab_entries(t)[3]);
+	nleft = stacktab_nr(t);
+	CHECK(stacktab_merge(t, ep, &nleft) == 0);
+	CHECK_EQ_U64(nleft, 2);
+	CHECK(ep[0] == &stacktab_entries(t)[0] &&
+	      ep[1] == &stacktab_entries(t)[3]);
 	CHECK_EQ_U64(stacktab_entries(t)[0].count, 6);
 	CHECK_EQ_U64(stacktab_period(t, &stacktab_entries(t)[0]), 60);
 	CHECK_EQ_U64(stacktab_entries(t)[3].count, 1);

@@ -189,15 +189,16 @@ is_kernel_path(const char *path)
 	return strncmp(path, "[kernel.kallsyms]", 17) == 0;
 }
 
-uint32_t
-addrspace_sample_space(struct addrspace *as, int32_t pid)
+int
+addrspace_sample_space(struct addrspace *as, int32_t pid, uint32_t *sid)
 {
 	struct process *p = addrspace_process(as, pid);
 
 	if (p == NULL)
-		return UINT32_MAX;
+		return -1;
 	as->spaces[p->space].used = true;
-	return p->space;
+	*sid = p->space;
+	return 0;
 }
 
 /* The current space of P, ready to change: a used space is first copied

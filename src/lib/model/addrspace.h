@@ -69,9 +69,9 @@ struct process *addrspace_process(struct addrspace *as, int32_t pid);
 /* The process PID, or NULL if never seen. */
 struct process *addrspace_find(const struct addrspace *as, int32_t pid);
 
-/* The current space of process PID, marked used: a sample is about to
- * refer to it.  UINT32_MAX when out of memory. */
-uint32_t addrspace_sample_space(struct addrspace *as, int32_t pid);
+/* The current space of process PID into *SID, marked used: a sample is
+ * about to refer to it.  0, or -1 when out of memory. */
+int addrspace_sample_space(struct addrspace *as, int32_t pid, uint32_t *sid);
 
 /* Add mapping M (whose path is copied) to process PID; pid -1 with a
  * kernel path sets the kernel mapping.  Mappings it overlaps are dropped.

@@ -489,24 +489,24 @@ merge_hash(const struct stacktab *t, const struct stack_entry *e)
 	return pcs_hash(e->n, t->pool + e->off, (uint32_t)e->n);
 }
 
-size_t
-stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t n)
+int
+stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t *np)
 {
 	uint32_t *s, tag_mask, idx_mask;
 	uint64_t ahead[MERGE_AHEAD];
-	size_t ns = 16, i, j, m = 0;
+	size_t n = *np, ns = 16, i, j, m = 0;
 	unsigned bits = 1;
 
 	while (ns - ns / 4 <= n) {
 		if (ns > SIZE_MAX / 2 / sizeof(*s))
-			return SIZE_MAX;
+			return -1;
 		ns *= 2;
 	}
 	if (n >= UINT32_MAX || stacktab_unpack(t) < 0)
-		return SIZE_MAX;
+		return -1;
 	s = calloc(ns, sizeof(*s));
 	if (s == NULL)
-		return SIZE_MAX;
+		return -1;
 	/* A slot holds the index + 1 of an entry kept, in the fewest bits
 	 * that hold N, and above it as many of the hash's top bits as fit
 	 * (none from 2^31 stacks on): an entry is read only when they
@@ -555,7 +555,8 @@ stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t n)
 		s[j] = tag | (uint32_t)++m;
 	}
 	free(s);
-	return m;
+	*np = m;
+	return 0;
 }
 
 uint64_t *

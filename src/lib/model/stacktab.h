@@ -38,10 +38,10 @@ void stacktab_keep_periods(struct stacktab *t);
 
 /* Keep the PCs packed until stacktab_unpack(): most as one 32-bit word,
  * the difference from the PC before (stacktab.c), as the frames of one
- * binary lie close together.  Call before the first add (after, it does nothing).  While packed, the
- * table is added to and searched as usual, but its pool must not be read
- * (stacktab_pcs()); stacktab_merge() and stacktab_take_pool() unpack it
- * first. */
+ * binary lie close together.  Call before the first add (after, it does
+ * nothing).  While packed, the table is added to and searched as usual,
+ * but its pool must not be read (stacktab_pcs()); stacktab_merge() and
+ * stacktab_take_pool() unpack it first. */
 void stacktab_pack(struct stacktab *t);
 
 /* The PCs unpacked into the pool, for reading; the table then goes on
@@ -94,10 +94,11 @@ void stacktab_drop_index(struct stacktab *t);
  * The caller has rewritten the PCs of the N entries E (of T) in place,
  * and some may now be identical: sum the counts and periods of each set
  * of identical stacks (event and space are not compared) into the first
- * of them in E, and drop the others from E, keeping E's order.  Returns
- * the number of entries left in E, or SIZE_MAX when out of memory.
+ * of them in E, and drop the others from E, keeping E's order; *N
+ * becomes the number left.  0, or -1 when out of memory (E and *N are
+ * then as they were).
  */
-size_t stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t n);
+int stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t *n);
 
 /* Hand T's pool of PCs to the caller, who must free() it; its length
  * and room go to *LEN and *CAP.  T must then only be released.  NULL

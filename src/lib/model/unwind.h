@@ -9,10 +9,10 @@
  * from the mapped files.  On x86_64 the CFI rules libdw finds are kept
  * per binary and address, and frames whose rules are of the usual
  * simple kinds are stepped with them, as libdw would step them, without
- * libdw's per-frame work; everything else goes to libdw's unwinder.  The binaries are found by path, under a
- * --symfs directory, and by build id in perf's cache (~/.debug) and in
- * /usr/lib/debug; a file whose build id differs from the recording's is
- * never used.
+ * libdw's per-frame work; everything else goes to libdw's unwinder.
+ * The binaries are found by path, under a --symfs directory, and by
+ * build id in perf's cache (~/.debug) and in /usr/lib/debug; a file
+ * whose build id differs from the recording's is never used.
  */
 #ifndef P2G_UNWIND_H
 #define P2G_UNWIND_H

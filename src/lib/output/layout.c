@@ -778,8 +778,7 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 	/* The table holds each stack once per event and space: with one of
 	 * each and nothing moved, no two can have become identical. */
 	if (!identity || !one_space) {
-		n = stacktab_merge(tab, e, n);
-		if (n == SIZE_MAX)
+		if (stacktab_merge(tab, e, &n) < 0)
 			goto nomem;
 	}
 	if (o->period_unit != 0) {
