@@ -13,21 +13,14 @@
 
 #include "aggregate.h"
 #include "convert.h"
-#include "cpuprof.h"
 #include "delivery.h"
-#include "fixup.h"
-#include "layout.h"
 #include "perf_abi.h"
+#include "profiles.h"
 #include "reader.h"
 #include "records.h"
 #include "sample.h"
 #include "unwind.h"
 
-#ifdef WORDS_BIGENDIAN
-#define WORDS_BIGENDIAN_P true
-#else
-#define WORDS_BIGENDIAN_P false
-#endif
 /* perf's default depth for unwound stacks (and the kernel's default
  * sysctl kernel.perf_event_max_stack). */
 #define DEFAULT_MAX_STACK 127
@@ -50,7 +43,6 @@ struct conv {
 	struct unwinder *uw;	/* for the current input; NULL: no
 				   unwinding */
 	uint64_t *uframes;	/* max_unwind unwound user frames */
-	uint64_t period_unit;	/* --weight period: one header period */
 	/* The spaces of the two processes sampled last, the latest first
 	 * (the CPUs' samples come interleaved), kept until a record that
 	 * may change spaces comes; nspaces of them are set. */
@@ -72,24 +64,13 @@ in_list(const int32_t *v, size_t n, int32_t x)
 	return false;
 }
 
-/*
- * With several inputs, the processes of input N (from 0) are kept apart
- * by putting N above the 22 bits a Linux pid has; -1 (the kernel) stays.
- */
-#define PID_BITS 22
-
 static int32_t
 ns(const struct conv *cv, int32_t pid)
 {
 	if (cv->input == 0 || pid < 0)
 		return pid;
-	return (int32_t)((uint32_t)pid | (uint32_t)cv->input << PID_BITS);
-}
-
-static int32_t
-real_pid(int32_t pid)
-{
-	return pid < 0 ? pid : pid & ((1 << PID_BITS) - 1);
+	return (int32_t)((uint32_t)pid |
+			 (uint32_t)cv->input << CONVERT_PID_BITS);
 }
 
 /* Count frame V and say whether --user-only/--kernel-only keep it. */
@@ -420,172 +401,6 @@ out:
 	return k;
 }
 
-/*
- * The event to convert: the one --event names (its name as perf prints
- * it, with or without the modifiers), else the first sampling event in
- * the file's order that has samples (if the filters then leave none of
- * them, the caller says so rather than quietly taking another event).
- */
-static int
-pick_event(struct conv *cv, uint32_t *ev, struct p2g_error *err)
-{
-	const struct perfdata *pd = cv->first;
-	const struct stacktab *tab = aggregate_table(cv->ag);
-	uint64_t *used;
-	size_t i;
-	int ret = 0;
-
-	if (pd->nr_attrs == 0)
-		return p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
-				"the file describes no events");
-	used = calloc(pd->nr_attrs, sizeof(*used));
-	if (used == NULL)
-		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
-				"out of memory");
-	for (i = 0; i < stacktab_nr(tab); i++)
-		used[stacktab_entries(tab)[i].ev] +=
-			stacktab_entries(tab)[i].count;
-	for (i = 0; i < pd->nr_attrs; i++) {
-		if (cv->o->event != NULL) {
-			if (attr_matches(&pd->attrs[i], cv->o->event))
-				break;
-		} else if (pd->attrs[i].sample_period != 0 &&
-			   (used[i] > 0 ||
-			    deliveries_samples(&cv->dl, i) > 0)) {
-			break;
-		}
-	}
-	if (i == pd->nr_attrs) {
-		if (cv->o->event != NULL) {
-			char names[256] = "";
-			size_t k, len = 0;
-
-			for (k = 0; k < pd->nr_attrs && len < sizeof(names);
-			     k++)
-				len += (size_t)snprintf(
-					names + len, sizeof(names) - len,
-					"%s%s", k ? ", " : "",
-					pd->attrs[k].name);
-			ret = p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
-				       "no event named \"%s\" (the file has: "
-				       "%s)", cv->o->event, names);
-		} else {
-			ret = p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
-				       "no samples in the file");
-		}
-	} else if (pd->attrs[i].unknown_bits) {
-		ret = p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
-			       "event %s has sample_type bits 0x%llx that "
-			       "this version cannot lay out",
-			       pd->attrs[i].name,
-			       (unsigned long long)(pd->attrs[i].sample_type &
-						    ~PERF_SAMPLE_KNOWN_MASK));
-	}
-	*ev = (uint32_t)i;
-	free(used);
-	return ret;
-}
-
-/*
- * Make the profile of the N entries E (of event EV's samples) and hand it
- * to the sink: translate into the profile's address space, weight, add
- * the leaf copies against Go pprof's rewriting (fixup.h).  LAST: no other
- * profile follows, so the stack table is released once translated, and
- * each copy of the stacks once the next is made, to keep the peak low.
- */
-static int
-emit(struct conv *cv, struct stack_entry **e, size_t n,
-     bool last, struct convert_result *r, convert_sink sink, void *ctx,
-     struct p2g_error *err)
-{
-	const struct convert_opts *o = cv->o;
-	struct convert_stats *st = cv->st;
-	struct profile out;
-	struct layout_opts lo;
-	struct layout_stats ls;
-	struct fixup_result fr;
-	struct stacktab *tab = aggregate_table(cv->ag);
-	unsigned char *extra = NULL;
-	char kpath[300];
-	size_t i;
-	int ret = -1;
-
-	profile_init(&out);
-	memset(&lo, 0, sizeof(lo));
-	lo.slot_bytes = st->slot_bits / 8;
-	lo.info = &cv->first->info;
-	lo.period_unit = o->weight == CONVERT_WEIGHT_PERIOD ? cv->period_unit
-							    : 0;
-	/* The kernel's mapping is named where Debian's debug package puts
-	 * vmlinux (and perf looks for it), so that pprof finds it there, by
-	 * build id or by name in PPROF_BINARY_PATH. */
-	if (cv->first->info.osrelease != NULL) {
-		snprintf(kpath, sizeof(kpath), "/usr/lib/debug/boot/vmlinux-%s",
-			 cv->first->info.osrelease);
-		lo.kernel_path = kpath;
-	} else {
-		lo.kernel_path = "vmlinux";
-	}
-	/* One process keeps its own addresses, each of its address spaces
-	 * (before and after exec) apart; several share their files. */
-	lo.per_space = r->processes == 1;
-	r->samples = 0;
-	for (i = 0; i < n; i++)
-		r->samples += e[i]->count;
-	/* The last profile takes the table's PCs as they are, translated in
-	 * place: the stacks are never held twice. */
-	lo.take_pool = last;
-	/* Nothing is added once the profiles are made: the index goes
-	 * before the layout unpacks the stacks (layout.h). */
-	stacktab_drop_index(tab);
-	if (layout_build(cv->as, tab, e, n, &lo, &out, &ls, err) < 0)
-		goto out;
-	r->places = ls.places;
-	r->relocated = ls.relocated;
-	r->collisions = ls.collisions;
-	r->unmapped = ls.unmapped;
-	r->with_kernel = ls.with_kernel;
-	r->stacks = out.nrecs;
-	r->max_depth = 0;
-	if (last)
-		stacktab_clear(tab);	/* E points there */
-	for (i = 0; i < out.nrecs; i++)
-		if (out.recs[i].n > r->max_depth)
-			r->max_depth = out.recs[i].n;
-	extra = calloc(out.nrecs ? out.nrecs : 1, 1);
-	if (extra == NULL)
-		goto nomem;
-	r->fixup_converged = true;
-	if (!o->no_fixup) {
-		if (fixup_plan(&out, extra, &fr) < 0)
-			goto nomem;
-		r->fixup_records = fr.records_changed;
-		r->fixup_copies = fr.copies;
-		r->fixup_converged = fr.converged;
-	}
-	out.slot_bytes = st->slot_bits / 8;
-	switch (o->byte_order) {
-	case CONVERT_ORDER_LITTLE: out.big_endian = false; break;
-	case CONVERT_ORDER_BIG: out.big_endian = true; break;
-	case CONVERT_ORDER_NATIVE: out.big_endian = WORDS_BIGENDIAN_P; break;
-	default: out.big_endian = cv->first->big_endian; break;
-	}
-	out.period_us = st->period_us;
-	for (i = 0; i < out.nrecs; i++)
-		if (extra[i] > 0 && profile_repeat_leaf(&out, i, extra[i]) < 0)
-			goto nomem;
-	r->perl_strips = fixup_perl_strips(&out);
-	r->profile = &out;
-	ret = sink(ctx, r, err);
-	goto out;
-nomem:
-	p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
-out:
-	free(extra);
-	profile_release(&out);
-	return ret;
-}
-
 /* Start the conversion: CV empty, its first input FIRST. */
 static int
 conv_init(struct conv *cv, const struct perfdata *first,
@@ -680,99 +495,15 @@ finish_stats(struct conv *cv)
 	st->read_unknown_id = cv->dl.read_unknown_id;
 }
 
-/*
- * The period of event EV in the header (--period-us, or the event's: of
- * the event whose samples read it, for a counter read with another's
- * samples), and with --weight period the period a header period stands
- * for: a time event's period is in ns, so a header period is period_us *
- * 1000 of them; for other events the mean period PSUM / PN of its
- * samples.  0, or -1 with ERR set.
- */
-static int
-set_period(struct conv *cv, uint32_t ev, uint64_t psum, uint64_t pn,
-	   struct p2g_error *err)
-{
-	const struct perf_attr *event = &cv->first->attrs[ev];
-	struct convert_stats *st = cv->st;
-	int32_t by = deliveries_sampled_by(&cv->dl, ev);
-
-	st->period_us = cv->o->period_us ? cv->o->period_us
-		: attr_period_us(by >= 0 ? &cv->first->attrs[by] : event);
-	if (st->period_us == 0) {
-		st->period_us = 1;
-		st->period_guessed = true;
-	}
-	if (st->period_us > CPUPROF_MAX_PERIOD)
-		return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
-				"the period of event %s is %llu us, more than "
-				"google-pprof reads; set one with --period-us",
-				event->name,
-				(unsigned long long)st->period_us);
-	if (event->type == PERF_TYPE_SOFTWARE &&
-	    (event->config == PERF_COUNT_SW_CPU_CLOCK ||
-	     event->config == PERF_COUNT_SW_TASK_CLOCK) && !st->period_guessed)
-		cv->period_unit = st->period_us * 1000;
-	else
-		cv->period_unit = pn ? (psum + pn / 2) / pn : 1;
-	if (cv->period_unit == 0)
-		cv->period_unit = 1;
-	return 0;
-}
-
-/*
- * The profiles of event EV's N stacks SEL (room for 2 N with --split):
- * one of processes PROCS[0..NP), or one per process, most samples
- * first.  0, or -1 with ERR set.
- */
-static int
-make_profiles(struct conv *cv, struct stack_entry **sel, size_t n,
-	      struct process **procs, size_t np, size_t npds,
-	      convert_sink sink, void *ctx, struct p2g_error *err)
-{
-	struct convert_result r;
-	size_t i, k;
-
-	if (!cv->o->split) {
-		memset(&r, 0, sizeof(r));
-		r.processes = np;
-		r.pid = np == 1 ? (npds > 1 ? real_pid(procs[0]->pid)
-					    : procs[0]->pid)
-				: -1;
-		if (np == 1)
-			memcpy(r.comm, procs[0]->comm, sizeof(r.comm));
-		return emit(cv, sel, n, true, &r, sink, ctx, err);
-	}
-	for (k = 0; k < np; k++) {
-		size_t m = 0;
-
-		for (i = 0; i < n; i++)
-			if (addrspace_space(cv->as, sel[i]->space)->pid ==
-			    procs[k]->pid)
-				sel[n + m++] = sel[i];
-		memset(&r, 0, sizeof(r));
-		r.processes = 1;
-		r.pid = npds > 1 ? real_pid(procs[k]->pid) : procs[k]->pid;
-		memcpy(r.comm, procs[k]->comm, sizeof(r.comm));
-		if (emit(cv, sel + n, m, false, &r, sink, ctx, err) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 int
 convert_run(struct perfdata *const *pds, size_t npds,
 	    const struct convert_opts *o, convert_sink sink, void *sink_ctx,
 	    struct convert_stats *st, struct p2g_error *err)
 {
 	const struct perfdata *pd = pds[0];
+	struct profiles_in in;
 	struct conv cv;
-	struct stack_entry **sel = NULL;
-	struct process **procs = NULL;
-	const struct perf_attr *event;
-	const struct stacktab *tab;
-	uint64_t psum = 0, pn = 0;
-	uint32_t ev = 0;
-	size_t i, k, n = 0, np = 0;
+	size_t k;
 	int ret = -1;
 
 	memset(st, 0, sizeof(*st));
@@ -786,64 +517,17 @@ convert_run(struct perfdata *const *pds, size_t npds,
 			goto out;
 		}
 	finish_stats(&cv);
-	cv.input = 0;
-	for (i = 0; i < pd->nr_attrs; i++)
-		st->nr_sampling_events += pd->attrs[i].sample_period != 0;
-	if (pick_event(&cv, &ev, err) < 0)
-		goto out;
-	event = &pd->attrs[ev];
-	st->event = event;
-	st->samples_event = deliveries_samples(&cv.dl, ev);
-	st->slot_bits = o->slot_bits ? o->slot_bits
-				     : cpuprof_slot_bits(pd->info.arch);
-
-	/* The stacks of the event, and their processes (with --split,
-	 * room for a second list: one process's). */
-	tab = aggregate_table(cv.ag);
-	sel = malloc((o->split ? 2 : 1) * (stacktab_nr(tab) + 1) *
-		     sizeof(*sel));
-	if (sel == NULL)
-		goto nomem;
-	addrspace_clear_samples(cv.as);
-	for (i = 0; i < stacktab_nr(tab); i++) {
-		struct stack_entry *e = &stacktab_entries(tab)[i];
-		struct process *p;
-
-		if (e->ev != ev)
-			continue;
-		sel[n++] = e;
-		psum += stacktab_period(tab, e);
-		pn += e->count;
-		p = addrspace_find(cv.as, addrspace_space(cv.as, e->space)->pid);
-		if (p != NULL)
-			p->samples += e->count;
-		st->samples_used += e->count;
-	}
-	if (n == 0) {
-		p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
-			 "no samples of event %s%s", event->name,
-			 st->samples_event ? " pass the filters" : "");
-		goto out;
-	}
-	procs = addrspace_by_samples(cv.as, &np);
-	if (procs == NULL)
-		goto nomem;
-	st->processes = np;
-	if (set_period(&cv, ev, psum, pn, err) < 0)
-		goto out;
-	/* perf record --call-graph dwarf stores registers and stack copies
-	 * for unwinding; without unwinding only the kernel's callchain
-	 * (kernel frames and the user IP) is there. */
-	st->dwarf_recording = (event->sample_type & DWARF_BITS) == DWARF_BITS;
-	st->dwarf_unwound = st->dwarf_recording && !o->no_unwind;
-	ret = make_profiles(&cv, sel, n, procs, np, npds, sink, sink_ctx,
-			    err);
+	in.first = pd;
+	in.as = cv.as;
+	in.tab = aggregate_table(cv.ag);
+	in.dl = &cv.dl;
+	in.o = o;
+	in.npds = npds;
+	ret = profiles_make(&in, sink, sink_ctx, st, err);
 	goto out;
 nomem:
 	p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 out:
-	free(sel);
-	free(procs);
 	conv_release(&cv);
 	return ret;
 }

@@ -17,6 +17,12 @@
 #include "profile.h"
 #include "stacktab.h"
 
+/*
+ * With several inputs, the processes of input N (from 0) are kept apart
+ * by putting N above the 22 bits a Linux pid has; -1 (the kernel) stays.
+ */
+#define CONVERT_PID_BITS 22
+
 /* Byte order of the profile written. */
 enum convert_order {
 	CONVERT_ORDER_INPUT,	/* that of the recording machine */

@@ -120,7 +120,8 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 	if (key == NULL)
 		return NULL;
 	if (anon) {
-		snprintf(key, klen, "A%d:%llx:", addrspace_space(l->as, sid)->pid,
+		snprintf(key, klen, "A%d:%llx:",
+			 addrspace_space(l->as, sid)->pid,
 			 (unsigned long long)(m->start - m->pgoff));
 	} else {
 		key[0] = 'F';

@@ -130,7 +130,8 @@ local_fix(struct local *l)
 			it->note.msg = (const char *)l->copies +
 				       ((uintptr_t)it->note.msg - 1);
 		else if (it->kind == RELAY_RECORD && !it->rec.lasting)
-			it->rec.data = l->copies + ((uintptr_t)it->rec.data - 1);
+			it->rec.data = l->copies +
+				       ((uintptr_t)it->rec.data - 1);
 	}
 }
 
