@@ -152,8 +152,14 @@ for v in $variants; do
 			"deepest $(awk '{ if (NF - 2 > m) m = NF - 2 } END { print m }' $r.want) frames"
 		# What needs no unwinding (the kernel frames, else the sampled
 		# IP) must agree exactly, or the comparison itself is broken.
+		# The one exception: a sample whose leaf lies in a place the
+		# layout moved (src/lib/output/layout.c, from 0x100000000000:
+		# the program a child runs between fork and exec, where the
+		# program it execs is mapped too) has it at the new address.
 		set -- $(stacks_agree $r.leaf.want $r.leaf.dump)
-		[ "$1" -eq "$2" ] || {
+		moved=$(awk 'length($2) == 14 && substr($2, 1, 3) == "0x1" {
+				s += $1 } END { print s + 0 }' $r.leaf.dump)
+		[ $(($2 - $1)) -le "$moved" ] || {
 			stacks_worst $r.leaf.want $r.leaf.dump >&2
 			fail "$r: the kernel frames or sampled IPs differ from perf's in $(($2 - $1)) of $2 samples"
 		}
