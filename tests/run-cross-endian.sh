@@ -157,8 +157,11 @@ for data in "$TESTDATA"/*.perf.data; do
 	*) recompressed= ;;
 	esac
 
-	# 2. perf's reading
-	if [ $mode = file ]; then
+	# 2. perf's reading (not under a wrapper: it checks perfswap and
+	# perf, not the tools)
+	if [ -n "${P2G_WRAPPER:-}" ]; then
+		:
+	elif [ $mode = file ]; then
 		perf_stacks "$be" $name.perf ||
 			{ cat perf.err >&2; fail "perf cannot read the swapped $name"; }
 		compare_text "$oracle" $name.perf "perf's stacks of the swapped $name"
@@ -197,7 +200,11 @@ for data in "$TESTDATA"/*.perf.data; do
 		"perf2gperf --info of the swapped $name"
 
 	# 4. the profiles, per (event, pid) and with no selection
-	cut -f3,4 "$oracle" | sort -u > $name.evpid
+	# Under a wrapper (make check-valgrind) one (event, pid) per file:
+	# the memory checks need the code paths, not every selection.
+	cut -f3,4 "$oracle" | sort -u |
+		if [ -n "${P2G_WRAPPER:-}" ]; then sed 1q; else cat; fi \
+		> $name.evpid
 	echo "- -" >> $name.evpid
 	while read -r ev pid; do
 		if [ "$ev" = - ]; then
