@@ -553,20 +553,23 @@ input_peek(struct input *in, size_t n, size_t *avail, struct p2g_error *err)
 		}
 		in->fd_off = want_off;
 	}
+	/* As much as one read() gives, until there are N bytes: a stream
+	 * is handed on as it comes, not when a buffer of it has arrived. */
 	while (in->end < n) {
-		got = read_full(in->fd, in->buf + in->end, in->cap - in->end);
+		got = read(in->fd, in->buf + in->end, in->cap - in->end);
+		if (got < 0 && errno == EINTR)
+			continue;
 		if (got < 0) {
 			p2g_fail(err, P2G_IO, in->buf_off + in->end,
 				 "read: %s", strerror(errno));
 			return NULL;
 		}
-		in->end += (size_t)got;
-		in->fd_off += (uint64_t)got;
-		if ((size_t)got < in->cap - in->end + (size_t)got) {
-			/* read_full stops short only at end of file */
+		if (got == 0) {
 			in->eof = true;
 			break;
 		}
+		in->end += (size_t)got;
+		in->fd_off += (uint64_t)got;
 	}
 	have = in->end - in->start;
 	*avail = have < n ? have : n;
