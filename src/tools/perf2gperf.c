@@ -10,7 +10,9 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@
 #include "message.h"
 #include "output.h"
 #include "perfdata.h"
+#include "record.h"
 #include "report.h"
 
 static void
@@ -32,12 +35,16 @@ usage(void)
 	printf("Usage: %s [OPTIONS] INPUT OUTPUT\n"
 "       %s [OPTIONS] -o OUTPUT INPUT...\n"
 "       %s --info INPUT\n"
+"       %s record [-o OUTPUT] [PERF-RECORD-OPTIONS] -- CMD [ARGS]\n"
 "Convert a perf.data file (perf record, perf inject; file or pipe mode,\n"
 "either byte order, zstd-compressed with -z, gzip-compressed, or a\n"
 "perf.data directory of perf record --threads) into a gperftools CPU\n"
 "profile that pprof reads.  INPUT '-' reads standard input; OUTPUT '-'\n"
 "writes standard output.  With -o, every INPUT goes into OUTPUT: their\n"
 "processes kept apart, their events matched by name with the first's.\n"
+"'record' runs perf record -o - (-g -F 999 unless the options choose a\n"
+"call graph or a rate; $PERF names perf) and converts its stream as it\n"
+"comes into OUTPUT, by default CMD's name + .prof.\n"
 "\n"
 "Selection:\n"
 "  -e, --event NAME     convert samples of event NAME as perf prints it\n"
@@ -91,7 +98,8 @@ usage(void)
 "Exit status: 0 success, 1 invalid or unsupported input, 2 trouble\n"
 "(usage, I/O, memory).\n"
 "\n"
-"Report bugs to: %s\n", progname, progname, progname, PACKAGE_BUGREPORT);
+"Report bugs to: %s\n", progname, progname, progname, progname,
+	       PACKAGE_BUGREPORT);
 	message_exit(0);
 }
 
@@ -141,6 +149,7 @@ struct options {
 	char **inputs;			/* INPUT... */
 	size_t ninputs;
 	bool info, stats, debuginfod;
+	bool recording;		/* perf2gperf record: the input is perf's */
 };
 
 /* --slot-width 32|64|auto */
@@ -413,6 +422,8 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	o->warn = report_warn;
 	o->progress_ctx = rp;
 	output_catch_signals();
+	if (op->recording)
+		signal(SIGINT, SIG_IGN);
 	if (convert_run(pds, op->ninputs, o, output_write, sink, &st,
 			err) < 0) {
 		if (isatty(STDERR_FILENO) && !message_quiet)
@@ -425,6 +436,9 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	}
 	report_input(rp, 0);
 	report_notes(rp, &st, o, pds[0]);
+	if (op->recording)
+		message_note(op->output, "%" PRIu64 " samples written",
+			     st.samples_used);
 	if (op->stats)
 		report_stats(rp, &st);
 	return 0;
@@ -438,6 +452,10 @@ main(int argc, char **argv)
 	struct output_sink sink;
 	struct p2g_error err;
 	struct perfdata **pds = NULL;
+	struct record rec;
+	static char *rec_names[] = { (char *)"(perf record)" };
+	static char *rec_av[5];	/* the conversion's arguments; op keeps
+				   pointers into them */
 	size_t k;
 	int ret = 2;
 
@@ -445,8 +463,23 @@ main(int argc, char **argv)
 	memset(&sink, 0, sizeof(sink));
 	p2g_error_clear(&err);
 	raise_nofile();
-	parse_options(argc, argv, &op);
-	report_init(&rp, op.inputs);
+	rec.pid = 0;
+	if (argc > 1 && strcmp(argv[1], "record") == 0) {
+		if (record_start(argc - 1, argv + 1, &rec) < 0)
+			message_exit(2);
+		/* Ctrl-C is perf's: it ends the stream, and the profile of
+		 * what was recorded is still written. */
+		signal(SIGINT, SIG_IGN);
+		rec_av[0] = argv[0];
+		rec_av[1] = (char *)"-o";
+		rec_av[2] = rec.output;
+		rec_av[3] = rec.input;
+		parse_options(4, rec_av, &op);
+		op.recording = true;
+	} else {
+		parse_options(argc, argv, &op);
+	}
+	report_init(&rp, op.recording ? rec_names : op.inputs);
 	pds = calloc(op.ninputs, sizeof(*pds));
 	if (pds == NULL) {
 		fprintf(stderr, "%s: out of memory\n", progname);
@@ -475,6 +508,8 @@ out:
 	for (k = 0; pds != NULL && k < op.ninputs; k++)
 		perfdata_close(pds[k]);
 	free(pds);
+	if (op.recording)
+		ret = record_finish(&rec, ret);
 	output_sink_release(&sink);
 	free(op.pids);
 	free(op.tids);

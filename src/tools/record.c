@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/* perf2gperf record: perf record's stream converted as it comes; see
+ * record.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "message.h"
+#include "record.h"
+
+/* Does perf record option ARG (as given) start with one of NAMES? */
+static bool
+is_option(const char *arg, const char *const *names)
+{
+	for (; *names != NULL; names++) {
+		size_t n = strlen(*names);
+
+		if (strncmp(arg, *names, n) == 0 &&
+		    (arg[n] == '\0' || arg[n] == '=' ||
+		     (arg[1] != '-' && n == 2)))
+			return true;
+	}
+	return false;
+}
+
+/* OUTPUT's default: the command's file name + ".prof", or perf.prof
+ * with no command (perf record -a, -p PID). */
+static char *
+default_output(const char *cmd)
+{
+	const char *base = "perf";
+	char *out;
+
+	if (cmd != NULL) {
+		base = strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd;
+		if (*base == '\0' || strcmp(base, ".") == 0 ||
+		    strcmp(base, "..") == 0)
+			base = "perf";
+	}
+	out = malloc(strlen(base) + sizeof(".prof"));
+	if (out != NULL)
+		sprintf(out, "%s.prof", base);
+	return out;
+}
+
+/* The arguments of perf: record -o -, the defaults the options OPTS
+ * (NOPTS of them) leave open, OPTS, then -- and CMD (NCMD words). */
+static char **
+perf_argv(const char *perf, char **opts, int nopts, char **cmd, int ncmd)
+{
+	static const char *const graph[] = { "-g", "--call-graph", NULL };
+	static const char *const rate[] = { "-F", "--freq", "-c", "--count",
+					    NULL };
+	bool has_graph = false, has_rate = false;
+	char **av;
+	int i, n = 0;
+
+	for (i = 0; i < nopts; i++) {
+		has_graph |= is_option(opts[i], graph);
+		has_rate |= is_option(opts[i], rate);
+	}
+	av = calloc((size_t)(nopts + ncmd) + 10, sizeof(*av));
+	if (av == NULL)
+		return NULL;
+	av[n++] = (char *)perf;
+	av[n++] = (char *)"record";
+	av[n++] = (char *)"-o";
+	av[n++] = (char *)"-";
+	if (!has_graph)
+		av[n++] = (char *)"-g";
+	if (!has_rate) {
+		av[n++] = (char *)"-F";
+		av[n++] = (char *)"999";
+	}
+	for (i = 0; i < nopts; i++)
+		av[n++] = opts[i];
+	if (ncmd > 0) {
+		av[n++] = (char *)"--";
+		for (i = 0; i < ncmd; i++)
+			av[n++] = cmd[i];
+	}
+	av[n] = NULL;
+	return av;
+}
+
+/* Run AV with its standard output into a pipe; R's pid and fd.  A
+ * failed exec is reported through a second pipe, as its errno. */
+static int
+spawn(char **av, struct record *r)
+{
+	int out[2], status[2], e = 0;
+	ssize_t n;
+
+	if (pipe2(out, O_CLOEXEC) != 0)
+		return -1;
+	if (pipe2(status, O_CLOEXEC) != 0) {
+		close(out[0]);
+		close(out[1]);
+		return -1;
+	}
+	fflush(NULL);
+	r->pid = fork();
+	if (r->pid == 0) {
+		if (dup2(out[1], STDOUT_FILENO) >= 0)
+			execvp(av[0], av);
+		e = errno;
+		(void)!write(status[1], &e, sizeof(e));
+		_exit(127);
+	}
+	e = errno;
+	close(out[1]);
+	close(status[1]);
+	if (r->pid < 0) {
+		close(out[0]);
+		close(status[0]);
+		r->pid = 0;
+		errno = e;
+		return -1;
+	}
+	while ((n = read(status[0], &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(status[0]);
+	if (n == (ssize_t)sizeof(e)) {
+		close(out[0]);
+		waitpid(r->pid, NULL, 0);
+		r->pid = 0;
+		errno = e;
+		return -1;
+	}
+	r->fd = out[0];
+	return 0;
+}
+
+int
+record_start(int argc, char **argv, struct record *r)
+{
+	char **opts, **cmd = NULL, **av;
+	int i, nopts = 0, ncmd = 0;
+	bool dashdash = false;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->perf = getenv("PERF");
+	if (r->perf == NULL || *r->perf == '\0')
+		r->perf = "perf";
+	opts = calloc((size_t)argc + 1, sizeof(*opts));
+	if (opts == NULL)
+		message_usage("out of memory");
+	for (i = 1; i < argc && !dashdash; i++)
+		dashdash = strcmp(argv[i], "--") == 0;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0) {
+			cmd = argv + i + 1;
+			ncmd = argc - i - 1;
+			break;
+		}
+		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (i + 1 >= argc)
+				message_usage("record: option '%s' needs a "
+					      "file name", a);
+			r->output = argv[++i];
+		} else if (strncmp(a, "--output=", 9) == 0) {
+			r->output = (char *)a + 9;
+		} else if (strncmp(a, "-o", 2) == 0) {
+			r->output = (char *)a + 2;
+		} else if (dashdash) {
+			opts[nopts++] = argv[i];
+		} else if (a[0] == '-') {
+			message_usage("record: perf record's options need "
+				      "-- before the command ('%s')", a);
+		} else {
+			cmd = argv + i;
+			ncmd = argc - i;
+			break;
+		}
+	}
+	if (ncmd == 0 && (!dashdash || nopts == 0))
+		message_usage("record: no command to run (perf2gperf record "
+			      "[-o OUTPUT] [PERF-RECORD-OPTIONS] -- CMD "
+			      "[ARGS])");
+	if (r->output == NULL &&
+	    (r->output = default_output(ncmd ? cmd[0] : NULL)) == NULL)
+		message_usage("out of memory");
+	else if (r->output[0] == '\0')
+		message_usage("record: the OUTPUT name is empty");
+	av = perf_argv(r->perf, opts, nopts, cmd, ncmd);
+	free(opts);
+	if (av == NULL)
+		message_usage("out of memory");
+	if (spawn(av, r) != 0) {
+		int e = errno;
+
+		fprintf(stderr, "%s: cannot run %s: %s%s\n", progname,
+			r->perf, strerror(e),
+			e == ENOENT && strchr(r->perf, '/') == NULL
+				? " (install perf: the linux-perf package "
+				  "on Debian, linux-tools on Ubuntu)"
+				: "");
+		free(av);
+		return -1;
+	}
+	free(av);
+	snprintf(r->input, sizeof(r->input), "/dev/fd/%d", r->fd);
+	return 0;
+}
+
+/* Why perf may not record: kernel.perf_event_paranoid, when it forbids
+ * what an unprivileged user needs for perf record (a value above 1). */
+static void
+paranoid_hint(void)
+{
+	FILE *f;
+	int level;
+
+	if (geteuid() == 0)
+		return;
+	f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	if (f == NULL)
+		return;
+	if (fscanf(f, "%d", &level) == 1 && level > 1)
+		fprintf(stderr, "%s: kernel.perf_event_paranoid is %d: run "
+			"as root, or allow profiling your own processes "
+			"with 'sysctl kernel.perf_event_paranoid=1'\n",
+			progname, level);
+	fclose(f);
+}
+
+int
+record_finish(struct record *r, int status)
+{
+	int ws;
+
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+	if (r->pid == 0)
+		return status;
+	while (waitpid(r->pid, &ws, 0) < 0)
+		if (errno != EINTR)
+			return status ? status : 2;
+	r->pid = 0;
+	/* perf record stopped by Ctrl-C ends by raising SIGINT again once
+	 * its stream is complete. */
+	if ((WIFEXITED(ws) && WEXITSTATUS(ws) == 0) ||
+	    (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGINT))
+		return status;
+	if (WIFEXITED(ws))
+		fprintf(stderr, "%s: %s record failed (exit status %d)\n",
+			progname, r->perf, WEXITSTATUS(ws));
+	else
+		fprintf(stderr, "%s: %s record was killed (signal %d)\n",
+			progname, r->perf, WTERMSIG(ws));
+	if (status == 0)
+		return 0;
+	paranoid_hint();
+	return 2;
+}
