@@ -4,6 +4,7 @@
 # print to stdout only; every usage error exits 2 and points to --help;
 # unreadable input is trouble (2), not invalid input (1).  Exit statuses
 # are the ones both tools document: 0 success, 1 invalid input, 2 trouble.
+# perf2gperf with no arguments converts ./perf.data into ./perf.prof.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
 hot=$(testfile hot.perf.data)
@@ -96,5 +97,17 @@ else
 	check_exit 2 "$PERF2GPERF" unreadable.prof out.prof
 fi
 chmod 644 unreadable.prof
+
+# --- no arguments: ./perf.data into ./perf.prof, as perf report reads
+# ./perf.data; without one, a usage error
+mkdir noargs
+(cd noargs && "$PERF2GPERF" > ../out 2> ../err) && fail "no arguments and no perf.data: exit 0"
+check_grep "missing INPUT or OUTPUT"
+cp "$hot" noargs/perf.data
+check_exit 0 "$PERF2GPERF" -q "$hot" want.prof
+(cd noargs && "$PERF2GPERF" > ../out 2> ../err) ||
+	fail "no arguments, with a perf.data: $(cat err)"
+check_grep "converting ./perf.data into ./perf.prof"
+cmp want.prof noargs/perf.prof || fail "perf.prof is not perf.data's profile"
 
 exit 0

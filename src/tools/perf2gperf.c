@@ -42,9 +42,10 @@ usage(void)
 "profile that pprof reads.  INPUT '-' reads standard input; OUTPUT '-'\n"
 "writes standard output.  With -o, every INPUT goes into OUTPUT: their\n"
 "processes kept apart, their events matched by name with the first's.\n"
-"'record' runs perf record -o - (-g -F 999 unless the options choose a\n"
-"call graph or a rate; $PERF names perf) and converts its stream as it\n"
-"comes into OUTPUT, by default CMD's name + .prof.\n"
+"With no arguments, converts ./perf.data (if there is one) into\n"
+"./perf.prof.  'record' runs perf record -o - (-g -F 999 unless the\n"
+"options choose a call graph or a rate; $PERF names perf) and converts\n"
+"its stream as it comes into OUTPUT, by default CMD's name + .prof.\n"
 "\n"
 "Selection:\n"
 "  -e, --event NAME     convert samples of event NAME as perf prints it\n"
@@ -454,8 +455,9 @@ main(int argc, char **argv)
 	struct perfdata **pds = NULL;
 	struct record rec;
 	static char *rec_names[] = { (char *)"(perf record)" };
-	static char *rec_av[5];	/* the conversion's arguments; op keeps
-				   pointers into them */
+	static char *rec_av[5];	/* the arguments of perf2gperf record or
+				   of no arguments; op keeps pointers
+				   into them */
 	size_t k;
 	int ret = 2;
 
@@ -476,6 +478,14 @@ main(int argc, char **argv)
 		rec_av[3] = rec.input;
 		parse_options(4, rec_av, &op);
 		op.recording = true;
+	} else if (argc == 1 && access("perf.data", F_OK) == 0) {
+		/* As perf report reads ./perf.data. */
+		rec_av[0] = argv[0];
+		rec_av[1] = (char *)"perf.data";
+		rec_av[2] = (char *)"perf.prof";
+		parse_options(3, rec_av, &op);
+		message_note("perf.data", "no arguments: converting "
+			     "./perf.data into ./perf.prof");
 	} else {
 		parse_options(argc, argv, &op);
 	}
