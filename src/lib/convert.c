@@ -360,7 +360,7 @@ on_event(struct conv *cv, const struct relay_item *it, struct p2g_error *err)
 	case RELAY_PROGRESS:
 		if (o->progress != NULL)
 			o->progress(o->progress_ctx, it->note.offset,
-				    cv->pd->total_size);
+				    cv->pd->total_size, cv->st->samples);
 		return 0;
 	}
 	return 0;

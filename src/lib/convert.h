@@ -63,8 +63,11 @@ struct convert_opts {
 	bool no_threads;	/* read and convert on one thread */
 	size_t order_bytes;	/* records held for the time order at
 				   most; 0: 16 MiB */
-	/* Called every so often with the bytes read so far. */
-	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	/* Called as an input's reading starts and then every few MiB of
+	 * it: DONE of its TOTAL bytes (UINT64_MAX when not known) read,
+	 * SAMPLES samples of all inputs so far. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total,
+			 uint64_t samples);
 	/* Hears the warnings of the inputs' perf.data readers while their
 	 * data is read, in their place among the records (as
 	 * perfdata_warn_fn). */

@@ -80,9 +80,43 @@ put_safe(FILE *f, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The width of the status line on the screen; 0 when none is shown. */
+static size_t status_len;
+
+void
+message_status(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	size_t len;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	len = strlen(buf);
+	fprintf(stderr, "\r%s%*s", buf,
+		status_len > len ? (int)(status_len - len) : 0, "");
+	status_len = len;
+	fflush(stderr);
+}
+
+void
+message_status_end(void)
+{
+	if (status_len == 0)
+		return;
+	fprintf(stderr, "\r%*s\r", (int)status_len, "");
+	status_len = 0;
+	fflush(stderr);
+}
+
 void
 message_error(const char *file, const struct p2g_error *err)
 {
+	message_status_end();
 	if (err->offset != P2G_NO_OFFSET)
 		put_safe(stderr, "%s: %s: offset 0x%llx: %s", progname, file,
 			 (unsigned long long)err->offset, err->msg);
@@ -98,6 +132,7 @@ message_warning(const char *file, uint64_t offset, const char *fmt, ...)
 
 	if (message_quiet)
 		return;
+	message_status_end();
 	if (offset != P2G_NO_OFFSET)
 		put_safe(stderr, "%s: %s: offset 0x%llx: warning: ", progname,
 			 file, (unsigned long long)offset);
@@ -116,6 +151,7 @@ message_note(const char *file, const char *fmt, ...)
 
 	if (message_quiet)
 		return;
+	message_status_end();
 	put_safe(stderr, "%s: %s: ", progname, file);
 	va_start(ap, fmt);
 	vput_safe(stderr, fmt, ap);
@@ -128,6 +164,7 @@ message_usage(const char *fmt, ...)
 {
 	va_list ap;
 
+	message_status_end();
 	fprintf(stderr, "%s: ", progname);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

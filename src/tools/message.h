@@ -23,6 +23,14 @@ void message_put_safe(FILE *f, const char *s);
  * kept. */
 void message_put_safe_text(FILE *f, const char *s);
 
+/* Show FMT as the status line on stderr: written over the one before,
+ * with no newline; every message below ends it first. */
+void message_status(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* Clear the status line, if one is shown. */
+void message_status_end(void);
+
 /* Report ERR about FILE on stderr. */
 void message_error(const char *file, const struct p2g_error *err);
 

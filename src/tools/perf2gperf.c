@@ -92,6 +92,10 @@ usage(void)
 "  -i, --info           print the header summary, the events and the\n"
 "                       processes with their sample counts; no OUTPUT\n"
 "  -s, --stats          print conversion statistics on stderr\n"
+"      --progress       show the progress line (bytes, share, time left,\n"
+"                       samples) from the start, even when stderr is not\n"
+"                       a terminal; without it, a terminal gets it after\n"
+"                       two seconds\n"
 "  -q, --quiet          print no warnings or notes, only errors\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n"
@@ -149,7 +153,7 @@ struct options {
 	const char *output;		/* -o OUTPUT, or the last argument */
 	char **inputs;			/* INPUT... */
 	size_t ninputs;
-	bool info, stats, debuginfod;
+	bool info, stats, debuginfod, progress;
 	bool recording;		/* perf2gperf record: the input is perf's */
 };
 
@@ -261,6 +265,9 @@ parse_option(int c, char **argv, struct options *op)
 	case 's':
 		op->stats = true;
 		break;
+	case 'G':
+		op->progress = true;
+		break;
 	case 'q':
 		message_quiet = true;
 		break;
@@ -361,6 +368,7 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "weight", required_argument, NULL, 'w' },
 		{ "info", no_argument, NULL, 'i' },
 		{ "stats", no_argument, NULL, 's' },
+		{ "progress", no_argument, NULL, 'G' },
 		{ "max-stack", required_argument, NULL, 'M' },
 		{ "symfs", required_argument, NULL, 'Y' },
 		{ "debuginfod", no_argument, NULL, 'D' },
@@ -425,16 +433,17 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	output_catch_signals();
 	if (op->recording)
 		signal(SIGINT, SIG_IGN);
+	if (!message_quiet && (op->progress || isatty(STDERR_FILENO)))
+		rp->progress = op->progress ? 2 : 1;
 	if (convert_run(pds, op->ninputs, o, output_write, sink, &st,
 			err) < 0) {
-		if (isatty(STDERR_FILENO) && !message_quiet)
-			fputc('\n', stderr);
 		message_error(sink->failed[0] != '\0'
 				      ? sink->failed
 				      : report_where(rp, err->part),
 			      err);
 		return p2g_exit_status(err->status);
 	}
+	message_status_end();
 	report_input(rp, 0);
 	report_notes(rp, &st, o, pds[0]);
 	if (op->recording)

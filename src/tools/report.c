@@ -5,17 +5,28 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "message.h"
 #include "output.h"
 #include "report.h"
 
+static double
+seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 void
 report_init(struct report *rp, char *const *names)
 {
 	memset(rp, 0, sizeof(*rp));
 	rp->names = names;
+	rp->start = seconds();
 }
 
 void
@@ -48,23 +59,58 @@ report_warn(void *ctx, const char *part, uint64_t off, const char *msg)
 	message_warning(report_where(ctx, part), off, "%s", msg);
 }
 
+/* BYTES for a person: "93 KiB", "446 MiB", "12.3 GiB". */
+static const char *
+size_text(char *buf, size_t len, uint64_t bytes)
+{
+	if (bytes < (10u << 20))
+		snprintf(buf, len, "%llu KiB",
+			 (unsigned long long)((bytes + 1023) >> 10));
+	else if (bytes < (10ull << 30))
+		snprintf(buf, len, "%llu MiB",
+			 (unsigned long long)(bytes >> 20));
+	else
+		snprintf(buf, len, "%.1f GiB", (double)bytes / (1 << 30));
+	return buf;
+}
+
 void
-report_progress(void *ctx, uint64_t done, uint64_t total)
+report_progress(void *ctx, uint64_t done, uint64_t total,
+		uint64_t samples)
 {
 	struct report *rp = ctx;
-	time_t now = time(NULL);
+	char sz[32];
+	double now, left;
 
-	if (rp->start == 0)
-		rp->start = now;
-	if (message_quiet || !isatty(STDERR_FILENO) || now - rp->start < 2)
+	if (rp->progress == 0)
 		return;
-	if (total != UINT64_MAX && total > 0)
-		fprintf(stderr, "\r%s: %s: %3d%% (%llu MiB)", progname,
-			rp->name, (int)(done * 100 / total),
-			(unsigned long long)(done >> 20));
-	else
-		fprintf(stderr, "\r%s: %s: %llu MiB", progname, rp->name,
-			(unsigned long long)(done >> 20));
+	now = seconds();
+	/* On a terminal: nothing for a short run, and a line a second. */
+	if (rp->progress == 1 &&
+	    (now - rp->start < 2 || now - rp->shown < 1))
+		return;
+	rp->shown = now;
+	if (total == UINT64_MAX || total == 0 || done > total) {
+		message_status("%s: %s: %s, %llu samples", progname,
+			       rp->name, size_text(sz, sizeof(sz), done),
+			       (unsigned long long)samples);
+		return;
+	}
+	if (done == 0 || now - rp->start < 1) {
+		message_status("%s: %s: %3d%% of %s, %llu samples",
+			       progname, rp->name,
+			       (int)((double)done * 100 / (double)total),
+			       size_text(sz, sizeof(sz), total),
+			       (unsigned long long)samples);
+		return;
+	}
+	left = (now - rp->start) * (double)(total - done) / (double)done;
+	message_status("%s: %s: %3d%% of %s, %llu samples, %d:%02d left",
+		       progname, rp->name,
+		       (int)((double)done * 100 / (double)total),
+		       size_text(sz, sizeof(sz), total),
+		       (unsigned long long)samples,
+		       (int)(left / 60), (int)left % 60);
 }
 
 void
@@ -115,6 +161,7 @@ report_notes(const struct report *rp, const struct convert_stats *st,
 void
 report_stats(const struct report *rp, const struct convert_stats *st)
 {
+	message_status_end();
 	fprintf(stderr,
 		"%s: %s: statistics:\n"
 		"  records                  %12" PRIu64 "\n"
@@ -171,6 +218,7 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 void
 report_result_stats(const char *output, const struct convert_result *r)
 {
+	message_status_end();
 	fprintf(stderr,
 		"%s: %s: profile statistics:\n"
 		"  samples                  %12" PRIu64 "\n"

@@ -21,7 +21,11 @@ struct report {
 	const char *name;		/* the input messages name now */
 	char where[4096];		/* "INPUT/data.N", made by
 					   report_where() */
-	time_t start;			/* of the first progress call */
+	int progress;			/* the progress line: 0 none, 1 on
+					   a terminal after two seconds, 2
+					   always (--progress) */
+	double start, shown;		/* seconds: report_init(), the
+					   last line shown */
 };
 
 /* Start RP for the inputs NAMES (kept, not copied): no handles yet. */
@@ -39,9 +43,11 @@ const char *report_where(struct report *rp, const char *part);
 void report_warn(void *ctx, const char *part, uint64_t off,
 		 const char *msg);
 
-/* For convert_opts.progress (CTX a struct report): after two seconds,
- * the share read so far on a terminal's stderr. */
-void report_progress(void *ctx, uint64_t done, uint64_t total);
+/* For convert_opts.progress (CTX a struct report): the status line, as
+ * RP's progress says: the input, the bytes read (with the share and the
+ * time left when the size is known) and the samples so far. */
+void report_progress(void *ctx, uint64_t done, uint64_t total,
+		     uint64_t samples);
 
 /* For convert_opts.input_start (CTX a struct report): messages are
  * about input N now. */

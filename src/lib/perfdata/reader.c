@@ -16,8 +16,9 @@
 /* How often the pages of a mapped input behind the records still held
  * are given back (input_release()). */
 #define RELEASE_STEP (1u << 20)
-/* How often progress is noted: every so many bytes of records. */
-#define PROGRESS_STEP (64u << 20)
+/* How often progress is noted: at the first record, then every so many
+ * bytes of records. */
+#define PROGRESS_STEP (4u << 20)
 /*
  * The relay between the reading thread and the converting one: batches
  * of records, and how many may be out at once (64K records of 88 bytes).
@@ -368,7 +369,7 @@ reader_open(struct perfdata *pd, const struct reader_opts *o)
 		free(r);
 		return NULL;
 	}
-	r->rs.next_progress = PROGRESS_STEP;
+	r->rs.next_progress = 0;
 	r->mode = MODE_LOCAL;
 	perfdata_get_warn(pd, &r->warn, &r->warn_ctx);
 	if (r->warn != NULL)
