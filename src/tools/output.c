@@ -16,61 +16,22 @@
 #include "input.h"
 #include "message.h"
 #include "output.h"
+#include "signals.h"
 
 /*
- * What the signal handlers need.  A handler is given no context pointer,
- * so this is the one state of the front ends kept in a static: the
- * temporary file to remove, and the words SIGBUS prints, made
- * beforehand because a handler may make only async-signal-safe calls.
+ * The temporary file, which a signal handler removes (signals.c): a
+ * handler is given no context pointer, so it is kept in a static.
  */
 static struct {
 	char tmp_path[PATH_MAX];
 	volatile sig_atomic_t tmp_live;	/* tmp_path exists and is ours */
-	char bus_msg[PATH_MAX + 100];
 } output_sig;
 
-static void
-on_signal(int sig)
+void
+output_cleanup(void)
 {
 	if (output_sig.tmp_live)
 		unlink(output_sig.tmp_path);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* A regular input is mapped (input.c): if another process truncates it
- * while it is read, the next access to a page past its new end raises
- * SIGBUS.  Say so, in words made beforehand, leave no output behind, and
- * exit as for any I/O trouble. */
-static void
-on_sigbus(int sig)
-{
-	ssize_t r;
-
-	(void)sig;
-	if (output_sig.tmp_live)
-		unlink(output_sig.tmp_path);
-	r = write(STDERR_FILENO, output_sig.bus_msg,
-		  strlen(output_sig.bus_msg));
-	(void)r;
-	_exit(2);
-}
-
-void
-output_catch_signals(void)
-{
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	signal(SIGBUS, on_sigbus);
-}
-
-void
-output_bus_input(const char *name)
-{
-	snprintf(output_sig.bus_msg, sizeof(output_sig.bus_msg),
-		 "%s: %s: the file shrank while it was read\n", progname,
-		 name);
 }
 
 void
@@ -88,17 +49,22 @@ static int
 open_tmp(const char *output, struct p2g_error *err)
 {
 	char *path = output_sig.tmp_path;
+	sigset_t held;
 	mode_t mask;
 	int fd;
 
 	if (snprintf(path, sizeof(output_sig.tmp_path), "%s.tmpXXXXXX",
 		     output) >= (int)sizeof(output_sig.tmp_path))
 		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "name too long");
+	/* A signal in between would leave the file behind. */
+	signals_hold(&held);
 	fd = mkstemp(path);
+	if (fd >= 0)
+		output_sig.tmp_live = 1;
+	signals_release(&held);
 	if (fd < 0)
 		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
 				"cannot create: %s", strerror(errno));
-	output_sig.tmp_live = 1;
 	mask = umask(0);
 	umask(mask);
 	(void)fchmod(fd, 0666 & ~mask);
@@ -207,7 +173,8 @@ static int
 write_file(struct output_sink *sink, const char *output,
 	   const struct convert_result *r, struct p2g_error *err)
 {
-	int fd;
+	sigset_t held;
+	int fd, ret;
 
 	snprintf(sink->failed, sizeof(sink->failed), "%s", output);
 	/* Never write over the input. */
@@ -227,13 +194,19 @@ write_file(struct output_sink *sink, const char *output,
 		output_remove_tmp();
 		return -1;
 	}
-	if (rename(output_sig.tmp_path, output) != 0) {
+	/* Once renamed, the name is the output's: a signal in between
+	 * must not remove it. */
+	signals_hold(&held);
+	ret = rename(output_sig.tmp_path, output);
+	if (ret == 0)
+		output_sig.tmp_live = 0;
+	signals_release(&held);
+	if (ret != 0) {
 		p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "cannot rename %s: %s",
 			 output_sig.tmp_path, strerror(errno));
 		output_remove_tmp();
 		return -1;
 	}
-	output_sig.tmp_live = 0;
 	sink->failed[0] = '\0';
 	return 0;
 }
