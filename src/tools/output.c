@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -43,10 +44,10 @@ output_remove_tmp(void)
 	}
 }
 
-/* Create the temporary file beside OUTPUT, with the mode a new file
+/* Create the temporary file beside TARGET, with the mode a new file
  * would get. */
 static int
-open_tmp(const char *output, struct p2g_error *err)
+open_tmp(const char *target, struct p2g_error *err)
 {
 	char *path = output_sig.tmp_path;
 	sigset_t held;
@@ -54,7 +55,7 @@ open_tmp(const char *output, struct p2g_error *err)
 	int fd;
 
 	if (snprintf(path, sizeof(output_sig.tmp_path), "%s.tmpXXXXXX",
-		     output) >= (int)sizeof(output_sig.tmp_path))
+		     target) >= (int)sizeof(output_sig.tmp_path))
 		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "name too long");
 	/* A signal in between would leave the file behind. */
 	signals_hold(&held);
@@ -69,6 +70,66 @@ open_tmp(const char *output, struct p2g_error *err)
 	umask(mask);
 	(void)fchmod(fd, 0666 & ~mask);
 	return fd;
+}
+
+/* The file OUTPUT names once its symbolic links are followed (which
+ * need not exist yet, as a shell's '>' creates it), in PATH of SIZE
+ * bytes.  0, or -1 with ERR set. */
+static int
+follow_links(const char *output, char *path, size_t size,
+	     struct p2g_error *err)
+{
+	char target[PATH_MAX];
+	struct stat st;
+	const char *slash;
+	size_t dir;
+	ssize_t n;
+	int hops = 0;
+
+	if (snprintf(path, size, "%s", output) >= (int)size)
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "name too long");
+	while (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (++hops > 40)
+			return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
+					strerror(ELOOP));
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n < 0)
+			return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
+					strerror(errno));
+		target[n] = '\0';
+		/* a relative target is relative to the link's directory */
+		slash = strrchr(path, '/');
+		dir = target[0] != '/' && slash != NULL
+			      ? (size_t)(slash - path) + 1 : 0;
+		if (dir + (size_t)n >= size)
+			return p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
+					"name too long");
+		memcpy(path + dir, target, (size_t)n + 1);
+	}
+	return 0;
+}
+
+/* Write R's profile into the FIFO or character device PATH, as cp
+ * would: it is opened and written, never replaced.  0, or -1 with ERR
+ * set. */
+static int
+write_into(const char *path, const struct convert_result *r,
+	   struct p2g_error *err)
+{
+	int fd;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
+				strerror(errno));
+	if (cpuprof_write(r->profile, fd, err) < 0) {
+		close(fd);
+		return -1;
+	}
+	if (close(fd) != 0)
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
+				strerror(errno));
+	return 0;
 }
 
 int
@@ -167,12 +228,18 @@ warn_result(const char *output, const struct convert_result *r)
 				"pprof's frame removal");
 }
 
-/* Write R's profile into OUTPUT through a temporary file beside it.  0, or
- * -1 with ERR set and OUTPUT in sink->failed. */
+/*
+ * Write R's profile into OUTPUT: a regular file (or a new one) through a
+ * temporary file beside it, renamed over it; a FIFO or a character device
+ * directly; through a symbolic link, the file it names.  0, or -1 with
+ * ERR set and OUTPUT in sink->failed.
+ */
 static int
 write_file(struct output_sink *sink, const char *output,
 	   const struct convert_result *r, struct p2g_error *err)
 {
+	char target[PATH_MAX];
+	struct stat st;
 	sigset_t held;
 	int fd, ret;
 
@@ -181,7 +248,24 @@ write_file(struct output_sink *sink, const char *output,
 	if (is_input(sink, output))
 		return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
 				"output is an input file");
-	fd = open_tmp(output, err);
+	if (follow_links(output, target, sizeof(target), err) < 0)
+		return -1;
+	/* Never replace what is not a regular file: rename() would put a
+	 * regular file in place of a device node or a FIFO. */
+	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+			if (write_into(target, r, err) < 0)
+				return -1;
+			sink->failed[0] = '\0';
+			return 0;
+		}
+		return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
+				S_ISDIR(st.st_mode)
+					? "is a directory"
+					: "is not a regular file, a FIFO or a "
+					  "character device");
+	}
+	fd = open_tmp(target, err);
 	if (fd < 0)
 		return -1;
 	if (cpuprof_write(r->profile, fd, err) < 0) {
@@ -197,7 +281,7 @@ write_file(struct output_sink *sink, const char *output,
 	/* Once renamed, the name is the output's: a signal in between
 	 * must not remove it. */
 	signals_hold(&held);
-	ret = rename(output_sig.tmp_path, output);
+	ret = rename(output_sig.tmp_path, target);
 	if (ret == 0)
 		output_sig.tmp_live = 0;
 	signals_release(&held);

@@ -4,7 +4,8 @@
  * target, renamed into place once it is whole, so that a failed or
  * interrupted conversion leaves no half profile behind; the temporary
  * file is removed on failure and, through output_cleanup(), when a
- * signal ends the process (signals.c).
+ * signal ends the process (signals.c).  A FIFO or a character device is
+ * written into, never replaced; a symbolic link is followed.
  * Here too the refusal to write over an input, the names --split makes,
  * and the sink that convert_run() hands each profile to.
  */

@@ -332,6 +332,8 @@ check_arguments(int argc, char **argv, struct options *op)
 		op->output = argv[argc - 1];
 		argc--;
 	}
+	if (op->output != NULL && op->output[0] == '\0')
+		message_usage("OUTPUT is an empty name");
 	op->inputs = argv + optind;
 	op->ninputs = (size_t)(argc - optind);
 	if (op->ninputs > 1 && o->split)

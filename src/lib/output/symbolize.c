@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "input.h"
 #include "symbolize.h"
 
 struct sym {
@@ -251,7 +252,7 @@ try_debug(struct file *f, const char *path, const void *bid, ssize_t nbid,
 	int fd;
 	Elf *elf;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = input_regular_fd(path, NULL);
 	if (fd < 0)
 		return false;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
@@ -336,9 +337,11 @@ load_file(struct file *f)
 	size_t i, n, cap = 0;
 
 	f->tried = -1;
-	/* The file is read, not mapped, so that one another process
-	 * truncates meanwhile gives read errors, not SIGBUS. */
-	f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	/* A maps line may name anything: only a regular file is opened (a
+	 * FIFO would be waited on).  It is read, not mapped, so that one
+	 * another process truncates meanwhile gives read errors, not
+	 * SIGBUS. */
+	f->fd = input_regular_fd(f->path, NULL);
 	if (f->fd < 0)
 		return;
 	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
