@@ -119,7 +119,13 @@ check_grep "cannot write the decompressed input to $PWD: File too large"
 [ ! -e big.prof ] || fail "an output was left past the size limit"
 no_leftovers
 
-# --- the signals that end the process: the temporary file goes first
+# --- the signals that end the process: the temporary file goes first.
+# Not under a wrapper: valgrind takes a pending signal itself (it polls
+# with sigtimedwait), so the tracer never sees it delivered.
+if [ -n "${P2G_WRAPPER:-}" ]; then
+	echo "note: under $P2G_WRAPPER; the ending signals are not tested"
+	exit 0
+fi
 check_exit 0 "$PERF2GPERF" -q "$hot" ref.prof
 for sig in HUP INT QUIT TERM PIPE ALRM USR1 USR2 XCPU VTALRM; do
 	set +e
