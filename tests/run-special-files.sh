@@ -43,15 +43,16 @@ for f in out.fifo.tmp*; do
 	[ -e "$f" ] && fail "temporary file left behind: $f"
 done
 
-# --- OUTPUT a character device (the null device, made here)
-if mknod null c 1 3 2> /dev/null; then
+# --- OUTPUT a character device (the null device, made here; usable only
+# where the file system allows devices)
+if mknod null c 1 3 2> /dev/null && ( : > null ) 2> /dev/null; then
 	check_exit 0 "$PERF2GPERF" -q "$hot" null
 	[ -c null ] || fail "the device node was replaced"
 	for f in null.tmp*; do
 		[ -e "$f" ] && fail "temporary file left behind: $f"
 	done
 else
-	echo "note: mknod not permitted here; device node output not tested"
+	echo "note: no usable device node here; device node output not tested"
 fi
 
 # --- OUTPUT a symbolic link: the link is kept, its target replaced
