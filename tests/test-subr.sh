@@ -19,6 +19,8 @@
 #                              ./err; fail unless it exits with status N
 #                              (a death by signal always fails)
 #   check_grep STRING [FILE]  fail unless FILE (default ./err) contains STRING
+#   le64 N                    print N as 8 little-endian bytes (for
+#                             hand-made gperftools profiles)
 #   go_env                    point HOME, GOCACHE, GOPATH and PPROF_TMPDIR
 #                             into the test directory, so that go tool
 #                             pprof writes nothing elsewhere
@@ -170,4 +172,13 @@ go_env() {
 	PPROF_TMPDIR=$test_dir/pprof-tmp
 	export HOME GOCACHE GOPATH PPROF_TMPDIR
 	mkdir -p "$PPROF_TMPDIR"
+}
+
+# See the list at the top.
+le64() {
+	_le_n=$1
+	for _le_i in 1 2 3 4 5 6 7 8; do
+		printf "\\$(printf '%03o' $((_le_n & 255)))"
+		_le_n=$((_le_n >> 8))
+	done
 }

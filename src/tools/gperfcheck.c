@@ -23,6 +23,7 @@
 #include "stacktab.h"
 #include "symbolize.h"
 #include "message.h"
+#include "signals.h"
 
 /* Largest file read into memory; profiles are far smaller. */
 #define MAX_FILE ((size_t)1 << 34)
@@ -838,6 +839,8 @@ main(int argc, char **argv)
 	int ret = 0, st, i;
 
 	progname = "gperfcheck";
+	/* before any file is read: see signals.h */
+	signals_init(NULL);
 	parse_options(argc, argv, &op);
 	if (optind == argc)
 		message_usage("no FILE given");

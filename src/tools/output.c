@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -16,61 +17,22 @@
 #include "input.h"
 #include "message.h"
 #include "output.h"
+#include "signals.h"
 
 /*
- * What the signal handlers need.  A handler is given no context pointer,
- * so this is the one state of the front ends kept in a static: the
- * temporary file to remove, and the words SIGBUS prints, made
- * beforehand because a handler may make only async-signal-safe calls.
+ * The temporary file, which a signal handler removes (signals.c): a
+ * handler is given no context pointer, so it is kept in a static.
  */
 static struct {
 	char tmp_path[PATH_MAX];
 	volatile sig_atomic_t tmp_live;	/* tmp_path exists and is ours */
-	char bus_msg[PATH_MAX + 100];
 } output_sig;
 
-static void
-on_signal(int sig)
+void
+output_cleanup(void)
 {
 	if (output_sig.tmp_live)
 		unlink(output_sig.tmp_path);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* A regular input is mapped (input.c): if another process truncates it
- * while it is read, the next access to a page past its new end raises
- * SIGBUS.  Say so, in words made beforehand, leave no output behind, and
- * exit as for any I/O trouble. */
-static void
-on_sigbus(int sig)
-{
-	ssize_t r;
-
-	(void)sig;
-	if (output_sig.tmp_live)
-		unlink(output_sig.tmp_path);
-	r = write(STDERR_FILENO, output_sig.bus_msg,
-		  strlen(output_sig.bus_msg));
-	(void)r;
-	_exit(2);
-}
-
-void
-output_catch_signals(void)
-{
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	signal(SIGBUS, on_sigbus);
-}
-
-void
-output_bus_input(const char *name)
-{
-	snprintf(output_sig.bus_msg, sizeof(output_sig.bus_msg),
-		 "%s: %s: the file shrank while it was read\n", progname,
-		 name);
 }
 
 void
@@ -82,27 +44,92 @@ output_remove_tmp(void)
 	}
 }
 
-/* Create the temporary file beside OUTPUT, with the mode a new file
+/* Create the temporary file beside TARGET, with the mode a new file
  * would get. */
 static int
-open_tmp(const char *output, struct p2g_error *err)
+open_tmp(const char *target, struct p2g_error *err)
 {
 	char *path = output_sig.tmp_path;
+	sigset_t held;
 	mode_t mask;
 	int fd;
 
 	if (snprintf(path, sizeof(output_sig.tmp_path), "%s.tmpXXXXXX",
-		     output) >= (int)sizeof(output_sig.tmp_path))
+		     target) >= (int)sizeof(output_sig.tmp_path))
 		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "name too long");
+	/* A signal in between would leave the file behind. */
+	signals_hold(&held);
 	fd = mkstemp(path);
+	if (fd >= 0)
+		output_sig.tmp_live = 1;
+	signals_release(&held);
 	if (fd < 0)
 		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
 				"cannot create: %s", strerror(errno));
-	output_sig.tmp_live = 1;
 	mask = umask(0);
 	umask(mask);
 	(void)fchmod(fd, 0666 & ~mask);
 	return fd;
+}
+
+/* The file OUTPUT names once its symbolic links are followed (which
+ * need not exist yet, as a shell's '>' creates it), in PATH of SIZE
+ * bytes.  0, or -1 with ERR set. */
+static int
+follow_links(const char *output, char *path, size_t size,
+	     struct p2g_error *err)
+{
+	char target[PATH_MAX];
+	struct stat st;
+	const char *slash;
+	size_t dir;
+	ssize_t n;
+	int hops = 0;
+
+	if (snprintf(path, size, "%s", output) >= (int)size)
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "name too long");
+	while (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (++hops > 40)
+			return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
+					strerror(ELOOP));
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n < 0)
+			return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
+					strerror(errno));
+		target[n] = '\0';
+		/* a relative target is relative to the link's directory */
+		slash = strrchr(path, '/');
+		dir = target[0] != '/' && slash != NULL
+			      ? (size_t)(slash - path) + 1 : 0;
+		if (dir + (size_t)n >= size)
+			return p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
+					"name too long");
+		memcpy(path + dir, target, (size_t)n + 1);
+	}
+	return 0;
+}
+
+/* Write R's profile into the FIFO or character device PATH, as cp
+ * would: it is opened and written, never replaced.  0, or -1 with ERR
+ * set. */
+static int
+write_into(const char *path, const struct convert_result *r,
+	   struct p2g_error *err)
+{
+	int fd;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
+				strerror(errno));
+	if (cpuprof_write(r->profile, fd, err) < 0) {
+		close(fd);
+		return -1;
+	}
+	if (close(fd) != 0)
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
+				strerror(errno));
+	return 0;
 }
 
 int
@@ -201,20 +228,44 @@ warn_result(const char *output, const struct convert_result *r)
 				"pprof's frame removal");
 }
 
-/* Write R's profile into OUTPUT through a temporary file beside it.  0, or
- * -1 with ERR set and OUTPUT in sink->failed. */
+/*
+ * Write R's profile into OUTPUT: a regular file (or a new one) through a
+ * temporary file beside it, renamed over it; a FIFO or a character device
+ * directly; through a symbolic link, the file it names.  0, or -1 with
+ * ERR set and OUTPUT in sink->failed.
+ */
 static int
 write_file(struct output_sink *sink, const char *output,
 	   const struct convert_result *r, struct p2g_error *err)
 {
-	int fd;
+	char target[PATH_MAX];
+	struct stat st;
+	sigset_t held;
+	int fd, ret;
 
 	snprintf(sink->failed, sizeof(sink->failed), "%s", output);
 	/* Never write over the input. */
 	if (is_input(sink, output))
 		return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
 				"output is an input file");
-	fd = open_tmp(output, err);
+	if (follow_links(output, target, sizeof(target), err) < 0)
+		return -1;
+	/* Never replace what is not a regular file: rename() would put a
+	 * regular file in place of a device node or a FIFO. */
+	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+			if (write_into(target, r, err) < 0)
+				return -1;
+			sink->failed[0] = '\0';
+			return 0;
+		}
+		return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
+				S_ISDIR(st.st_mode)
+					? "is a directory"
+					: "is not a regular file, a FIFO or a "
+					  "character device");
+	}
+	fd = open_tmp(target, err);
 	if (fd < 0)
 		return -1;
 	if (cpuprof_write(r->profile, fd, err) < 0) {
@@ -227,13 +278,19 @@ write_file(struct output_sink *sink, const char *output,
 		output_remove_tmp();
 		return -1;
 	}
-	if (rename(output_sig.tmp_path, output) != 0) {
+	/* Once renamed, the name is the output's: a signal in between
+	 * must not remove it. */
+	signals_hold(&held);
+	ret = rename(output_sig.tmp_path, target);
+	if (ret == 0)
+		output_sig.tmp_live = 0;
+	signals_release(&held);
+	if (ret != 0) {
 		p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "cannot rename %s: %s",
 			 output_sig.tmp_path, strerror(errno));
 		output_remove_tmp();
 		return -1;
 	}
-	output_sig.tmp_live = 0;
 	sink->failed[0] = '\0';
 	return 0;
 }

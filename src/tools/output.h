@@ -3,7 +3,9 @@
  * perf2gperf's output: each profile goes to a temporary file beside its
  * target, renamed into place once it is whole, so that a failed or
  * interrupted conversion leaves no half profile behind; the temporary
- * file is removed on failure and on SIGINT, SIGTERM, SIGHUP and SIGBUS.
+ * file is removed on failure and, through output_cleanup(), when a
+ * signal ends the process (signals.c).  A FIFO or a character device is
+ * written into, never replaced; a symbolic link is followed.
  * Here too the refusal to write over an input, the names --split makes,
  * and the sink that convert_run() hands each profile to.
  */
@@ -32,12 +34,9 @@ struct output_sink {
 	size_t written;
 };
 
-/* Remove the temporary file on SIGINT, SIGTERM and SIGHUP, and on SIGBUS
- * (a mapped input truncated while read) also say so and exit 2. */
-void output_catch_signals(void);
-
-/* Name NAME, the input being read, in what SIGBUS prints. */
-void output_bus_input(const char *name);
+/* Remove the temporary file, if one is left, with async-signal-safe
+ * calls only: the cleanup signals_init() is given. */
+void output_cleanup(void);
 
 /* Remove the temporary file, if one is left. */
 void output_remove_tmp(void);

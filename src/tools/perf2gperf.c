@@ -23,11 +23,13 @@
 #include "convert.h"
 #include "cpuprof.h"
 #include "info.h"
+#include "input.h"
 #include "message.h"
 #include "output.h"
 #include "perfdata.h"
 #include "record.h"
 #include "report.h"
+#include "signals.h"
 
 static void
 usage(void)
@@ -338,6 +340,8 @@ check_arguments(int argc, char **argv, struct options *op)
 		op->output = argv[argc - 1];
 		argc--;
 	}
+	if (op->output != NULL && op->output[0] == '\0')
+		message_usage("OUTPUT is an empty name");
 	op->inputs = argv + optind;
 	op->ninputs = (size_t)(argc - optind);
 	if (op->ninputs > 1 && o->split)
@@ -409,6 +413,38 @@ raise_nofile(void)
 	}
 }
 
+/* Name the input NAME, opened as PD, as the user did in what SIGBUS
+ * prints: NAME itself (before it is opened) or, in a perf.data directory,
+ * NAME/data.N (once it is).  Out of memory, the kernel's names do. */
+static void
+name_input(const char *name, const struct perfdata *pd)
+{
+	struct stat st;
+	size_t i;
+	dev_t dev;
+	ino_t ino;
+	char *s;
+
+	if (pd == NULL) {
+		if (strcmp(name, "-") != 0)
+			signals_name_path(name, name);
+		else if (fstat(STDIN_FILENO, &st) == 0)
+			signals_name_file(st.st_dev, st.st_ino,
+					  "(standard input)");
+		return;
+	}
+	for (i = 0; pd->dir != NULL && i < pd->nparts; i++) {
+		if (!input_identity(pd->parts[i].in, &dev, &ino))
+			continue;
+		s = malloc(strlen(name) + strlen(pd->parts[i].name) + 2);
+		if (s == NULL)
+			return;
+		sprintf(s, "%s/%s", name, pd->parts[i].name);
+		/* kept in the table of signals.c until the end */
+		signals_name_file(dev, ino, s);
+	}
+}
+
 /* Convert the open inputs PDS as OP asks, each profile to SINK, naming
  * the inputs through RP; ERR as main() made it.  The exit status. */
 static int
@@ -430,7 +466,6 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	o->progress = report_progress;
 	o->warn = report_warn;
 	o->progress_ctx = rp;
-	output_catch_signals();
 	if (op->recording)
 		signal(SIGINT, SIG_IGN);
 	if (!message_quiet && (op->progress || isatty(STDERR_FILENO)))
@@ -471,6 +506,8 @@ main(int argc, char **argv)
 	int ret = 2;
 
 	progname = "perf2gperf";
+	/* before any input is mapped: see signals.h */
+	signals_init(output_cleanup);
 	memset(&sink, 0, sizeof(sink));
 	p2g_error_clear(&err);
 	raise_nofile();
@@ -506,12 +543,14 @@ main(int argc, char **argv)
 	}
 	for (k = 0; k < op.ninputs; k++) {
 		report_input(&rp, k);
+		name_input(op.inputs[k], NULL);
 		pds[k] = perfdata_open(op.inputs[k], report_warn, &rp, &err);
 		if (pds[k] == NULL) {
 			message_error(report_where(&rp, err.part), &err);
 			ret = p2g_exit_status(err.status);
 			goto out;
 		}
+		name_input(op.inputs[k], pds[k]);
 		if (output_add_identities(&sink, pds[k]) < 0) {
 			fprintf(stderr, "%s: out of memory\n", progname);
 			goto out;

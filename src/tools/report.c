@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "message.h"
-#include "output.h"
+#include "signals.h"
 #include "report.h"
 
 static double
@@ -35,7 +35,7 @@ report_input(struct report *rp, size_t n)
 	rp->name = rp->names[n];
 	if (strcmp(rp->name, "-") == 0)
 		rp->name = "(standard input)";
-	output_bus_input(rp->name);
+	signals_input(rp->name);
 }
 
 const char *

@@ -31,7 +31,8 @@ struct report {
 /* Start RP for the inputs NAMES (kept, not copied): no handles yet. */
 void report_init(struct report *rp, char *const *names);
 
-/* Messages name input N from now on (and so does SIGBUS). */
+/* Messages name input N from now on (and so does SIGBUS, when it cannot
+ * tell the file). */
 void report_input(struct report *rp, size_t n);
 
 /* The file a message names: the input, or the file PART of a perf.data

@@ -72,8 +72,64 @@ unmap_file(struct input *in)
 	in->released = 0;
 }
 
-struct input *
-input_open(const char *path, struct p2g_error *err)
+const char *
+input_file_kind(mode_t mode)
+{
+	if (S_ISREG(mode))
+		return "a regular file";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+int
+input_regular_fd(const char *path, mode_t *mode)
+{
+	struct stat st;
+	int fd, fl;
+
+	if (mode != NULL)
+		*mode = 0;
+	/* Look first, then open without waiting and look again at what was
+	 * opened: the file may have been replaced in between. */
+	if (stat(path, &st) != 0)
+		return -1;
+	if (!S_ISREG(st.st_mode))
+		goto not_regular;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		goto not_regular;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl != -1)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+not_regular:
+	if (mode != NULL)
+		*mode = st.st_mode;
+	errno = EINVAL;
+	return -1;
+}
+
+/* The input of the open descriptor FD (closed with it if CLOSE_FD), from
+ * PATH; NULL with ERR set on failure, FD then closed if CLOSE_FD. */
+static struct input *
+input_of_fd(int fd, bool close_fd, const char *path, struct p2g_error *err)
 {
 	struct input *in;
 	struct stat st;
@@ -81,20 +137,12 @@ input_open(const char *path, struct p2g_error *err)
 	in = calloc(1, sizeof(*in));
 	if (in == NULL) {
 		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		if (close_fd)
+			close(fd);
 		return NULL;
 	}
-	if (strcmp(path, "-") == 0) {
-		in->fd = STDIN_FILENO;
-	} else {
-		in->fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (in->fd < 0) {
-			p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
-				 strerror(errno));
-			free(in);
-			return NULL;
-		}
-		in->close_fd = true;
-	}
+	in->fd = fd;
+	in->close_fd = close_fd;
 	if (fstat(in->fd, &st) != 0) {
 		p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s", strerror(errno));
 		input_close(in);
@@ -102,8 +150,11 @@ input_open(const char *path, struct p2g_error *err)
 	}
 	if (S_ISDIR(st.st_mode)) {
 		p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
-			 "is a directory (a perf.data directory must be "
-			 "named, not given on standard input)");
+			 strcmp(path, "-") == 0
+				 ? "is a directory (a perf.data directory "
+				   "must be named, not given on standard "
+				   "input)"
+				 : "is a directory");
 		input_close(in);
 		return NULL;
 	}
@@ -126,6 +177,41 @@ input_open(const char *path, struct p2g_error *err)
 		return NULL;
 	}
 	return in;
+}
+
+struct input *
+input_open(const char *path, struct p2g_error *err)
+{
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		return input_of_fd(STDIN_FILENO, false, path, err);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s", strerror(errno));
+		return NULL;
+	}
+	return input_of_fd(fd, true, path, err);
+}
+
+struct input *
+input_open_regular(const char *path, struct p2g_error *err)
+{
+	mode_t mode;
+	int fd;
+
+	fd = input_regular_fd(path, &mode);
+	if (fd < 0) {
+		if (mode != 0)
+			p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
+				 "is %s, not a regular file",
+				 input_file_kind(mode));
+		else
+			p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
+				 strerror(errno));
+		return NULL;
+	}
+	return input_of_fd(fd, true, path, err);
 }
 
 void

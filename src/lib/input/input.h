@@ -22,6 +22,25 @@ struct input;
 /* Open PATH for reading; "-" is standard input.  NULL on failure. */
 struct input *input_open(const char *path, struct p2g_error *err);
 
+/* Open PATH for reading as input_open() does, but only if it is a
+ * regular file (as a file of a perf.data directory must be): a FIFO is
+ * never waited on, a device never opened.  NULL on failure, with ERR
+ * saying what PATH is instead. */
+struct input *input_open_regular(const char *path, struct p2g_error *err);
+
+/*
+ * A descriptor open for reading on PATH if it is a regular file, else -1
+ * (with errno set; EINVAL when PATH is something else, whose file type
+ * then goes into *MODE if MODE is not NULL).  For every path taken from
+ * input data or a directory listing: opening a FIFO would wait for a
+ * writer, and opening a device can have effects of its own.
+ */
+int input_regular_fd(const char *path, mode_t *mode);
+
+/* What a file of type MODE (st_mode) is, in words: "a directory", "a
+ * FIFO", ... */
+const char *input_file_kind(mode_t mode);
+
 /* Close IN and free it; NULL is accepted. */
 void input_close(struct input *in);
 

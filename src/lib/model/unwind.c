@@ -23,6 +23,7 @@
 
 #include "cursor.h"
 #include "hashtab.h"
+#include "input.h"
 #include "perf_abi.h"
 #include "unwind.h"
 
@@ -191,24 +192,6 @@ expected_build_id(const struct unwinder *uw, const struct mapping *m,
 		}
 }
 
-/* FILE opened for reading if it is a regular file (a path in a
- * recording can name a FIFO or a device: never wait on one), or -1. */
-static int
-open_regular(const char *file)
-{
-	struct stat sb;
-	int fd;
-
-	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /*
  * Try FILE for B: an ELF file whose build id is B's (when B has one).
  * Fills in B's segments.  True if it is used.
@@ -223,7 +206,7 @@ bin_try(struct bin *b, const char *file)
 	int fd;
 	bool ok = false;
 
-	fd = open_regular(file);
+	fd = input_regular_fd(file, NULL);
 	if (fd < 0)
 		return false;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -472,7 +455,7 @@ cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 	/* Rare (the registers and return addresses CFI asks for are on
 	 * the stack): the file is opened for each read. */
 	b = bin_of(us->uw, m);
-	if (b == NULL || (fd = open_regular(b->file)) < 0)
+	if (b == NULL || (fd = input_regular_fd(b->file, NULL)) < 0)
 		return false;
 	got = pread(fd, buf, 8, (off_t)(addr - m->start + m->pgoff));
 	close(fd);

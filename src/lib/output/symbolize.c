@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "input.h"
 #include "symbolize.h"
 
 struct sym {
@@ -251,10 +252,10 @@ try_debug(struct file *f, const char *path, const void *bid, ssize_t nbid,
 	int fd;
 	Elf *elf;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = input_regular_fd(path, NULL);
 	if (fd < 0)
 		return false;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf != NULL && elf_kind(elf) == ELF_K_ELF &&
 	    symbol_table(elf, false, &sh) != NULL &&
 	    (nbid > 0 ? dwelf_elf_gnu_build_id(elf, &dbid) == nbid &&
@@ -336,10 +337,14 @@ load_file(struct file *f)
 	size_t i, n, cap = 0;
 
 	f->tried = -1;
-	f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	/* A maps line may name anything: only a regular file is opened (a
+	 * FIFO would be waited on).  It is read, not mapped, so that one
+	 * another process truncates meanwhile gives read errors, not
+	 * SIGBUS. */
+	f->fd = input_regular_fd(f->path, NULL);
 	if (f->fd < 0)
 		return;
-	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
 	if (f->elf == NULL || elf_kind(f->elf) != ELF_K_ELF ||
 	    gelf_getehdr(f->elf, &eh) == NULL || elf_getphdrnum(f->elf, &n))
 		return;

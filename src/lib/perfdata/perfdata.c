@@ -698,7 +698,7 @@ open_part(struct perfdata *pd, const char *name, struct p2g_error *err)
 		free(path);
 		return NULL;
 	}
-	in = input_open(path, err);
+	in = input_open_regular(path, err);
 	free(path);
 	if (in == NULL) {
 		char msg[sizeof(err->msg)];
