@@ -466,8 +466,6 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	o->progress = report_progress;
 	o->warn = report_warn;
 	o->progress_ctx = rp;
-	if (op->recording)
-		signal(SIGINT, SIG_IGN);
 	if (!message_quiet && (op->progress || isatty(STDERR_FILENO)))
 		rp->progress = op->progress ? 2 : 1;
 	if (convert_run(pds, op->ninputs, o, output_write, sink, &st,
