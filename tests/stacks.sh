@@ -130,8 +130,9 @@ stacks_dump() {
 # "  COUNT  NANOSECONDS: LOCID LOCID ..." per sample (leaf first), then
 # "Locations" with "  LOCID: 0xADDR M=..." lines, then "Mappings".  Go's
 # legacy reader stores every frame but the leaf as its address - 1.
-stacks_go_raw() {
-	awk "$stacks_awk_lib"'
+# The awk rules that read its sections: sect is "s", "l" or "m"; sample i
+# (1..ns) has count cnt[i] and its location ids in ids[i].
+go_raw_awk='
 		/^Samples:/ { sect = "s"; next }
 		/^Locations/ { sect = "l"; next }
 		/^Mappings/ { sect = "m"; next }
@@ -141,7 +142,9 @@ stacks_go_raw() {
 			sub(/^[^:]*: */, "")
 			ids[ns] = $0
 			next
-		}
+		}'
+stacks_go_raw() {
+	awk "$stacks_awk_lib$go_raw_awk"'
 		sect == "s" && /^ *[0-9]/ { bad = "unparsed sample line: " $0 }
 		sect == "l" && /^ *[0-9]+: 0x/ {
 			id = $1

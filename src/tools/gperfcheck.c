@@ -463,6 +463,17 @@ warnings(const char *name, const struct profile *p)
 				"%" PRIu64 " of %" PRIu64 " PCs (counted by "
 				"samples) are in no executable mapping: pprof "
 				"cannot symbolize them", n.pcs_unmapped, n.pcs);
+	if (n.pcs_widened > 0)
+		message_warning(name, P2G_NO_OFFSET,
+				"%" PRIu64 " of these are below a mapping with "
+				"a nonzero offset: Go pprof lowers its start "
+				"to take them (%" PRIu64 " by %.*s at 0x%"
+				PRIx64 ", offset 0x%" PRIx64 ", from 0x%"
+				PRIx64 ")", n.pcs_widened, n.widened_taken,
+				n.widened_path ? (int)n.widened_path_len : 9,
+				n.widened_path ? n.widened_path : "no path",
+				n.widened_lo, n.widened_off,
+				n.widened_lo - n.widened_off);
 }
 
 /* An assertion that failed: "gperfcheck: FILE: what". */

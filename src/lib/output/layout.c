@@ -564,9 +564,16 @@ maps_text(struct lay *l, bool with_kernel, struct profile *out)
 		uint8_t bsize;
 		const uint8_t *bid;
 
+		/* Offset 0, not perf's pgoff (the address of _text): Go
+		 * pprof gives an address in no mapping to any mapping with
+		 * a nonzero offset that has it in [start - offset, start),
+		 * lowering that mapping's start, so an offset equal to the
+		 * start took every unmapped user frame for the kernel's.
+		 * Its symbolizer takes offset 0 for a kernel at its start
+		 * (elfexec.go, kernelBase); google-pprof skips the line. */
 		build_id_of(l, km, &bsize, &bid);
 		ret = append_mapping(&out->maps, &out->maps_len, km->start,
-				     km->end, km->pgoff, km,
+				     km->end, 0, km,
 				     l->o->kernel_path ? l->o->kernel_path
 						       : km->path,
 				     bsize, bid);

@@ -19,10 +19,28 @@ cmp_u64(const void *x, const void *y)
 
 struct range {
 	uint64_t lo, hi;
+	uint64_t off;		/* the file offset, 0 when none */
+	const char *path;	/* in the maps text, or NULL */
+	size_t path_len;
+	uint64_t taken;		/* samples Go pprof gives it from below */
 };
 
+/* The path of the maps line LINE (a copy of the one at S) after the
+ * first END bytes, as a pointer into S and a length; NULL when none. */
+static const char *
+path_after(const char *s, const char *line, size_t end, size_t *len)
+{
+	size_t b = end + strspn(line + end, " \t");
+	size_t n = strcspn(line + b, " \t");
+
+	*len = n;
+	return n > 0 ? s + b : NULL;
+}
+
 /* The executable ranges of the maps text, as pprof reads its lines
- * ("start-end perms ..."; lines without perms count as executable). */
+ * ("start-end perms ..."; lines without perms count as executable),
+ * with their offsets: "start-end perms offset dev inode path" or Go
+ * pprof's "start-end perms path (@offset) ...". */
 static struct range *
 exec_ranges(const char *maps, size_t *n, size_t *spaces, size_t *glued)
 {
@@ -50,6 +68,14 @@ exec_ranges(const char *maps, size_t *n, size_t *spaces, size_t *glued)
 			   perms, &off, dev, &ino, &used);
 		if (k < 2)
 			continue;
+		if (k < 6 || used == 0 || strchr(dev, ':') == NULL) {
+			const char *at = strstr(line, "(@");
+
+			off = 0;
+			if (at == NULL || sscanf(at + 2, "%llx", &off) != 1)
+				off = 0;
+			used = 0;
+		}
 		if (k >= 6 && used > 0 && strchr(dev, ':') != NULL &&
 		    strchr(line + used, ' ') != NULL)
 			(*spaces)++;
@@ -72,6 +98,26 @@ exec_ranges(const char *maps, size_t *n, size_t *spaces, size_t *glued)
 		}
 		v[*n].lo = lo;
 		v[*n].hi = hi;
+		v[*n].off = off;
+		v[*n].taken = 0;
+		if (used > 0) {
+			v[*n].path = path_after(s, line, (size_t)used,
+						&v[*n].path_len);
+		} else {
+			/* "start-end [perms] path": the token after the
+			 * range, or after the perms */
+			size_t e = strcspn(line, " \t"), tl;
+			const char *t = path_after(s, line, e, &tl);
+
+			if (t != NULL && strspn(t, "-rwxps") >= tl) {
+				e = (size_t)(t - s) + tl;
+				t = path_after(s, line, e, &tl);
+			}
+			v[*n].path = t;
+			v[*n].path_len = tl;
+		}
+		if (v[*n].path != NULL && v[*n].path[0] == '(')
+			v[*n].path = NULL;
 		(*n)++;
 	}
 	if (v == NULL)
@@ -112,10 +158,30 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 			for (k = 0; k < nr && !in; k++)
 				in = a >= r[k].lo && a < r[k].hi;
 			n->pcs += rec->count;
-			if (!in)
-				n->pcs_unmapped += rec->count;
+			if (in)
+				continue;
+			n->pcs_unmapped += rec->count;
+			/* Go pprof's remapMappingIDs() gives an address in
+			 * no mapping to the first with a nonzero offset
+			 * that has it in [start - offset, start) (unsigned),
+			 * and lowers that one's start to take it */
+			for (k = 0; k < nr; k++)
+				if (r[k].off != 0 && r[k].lo - r[k].off <= a &&
+				    a < r[k].lo) {
+					r[k].taken += rec->count;
+					n->pcs_widened += rec->count;
+					break;
+				}
 		}
 	}
+	for (k = 0; k < nr; k++)
+		if (r[k].taken > n->widened_taken) {
+			n->widened_taken = r[k].taken;
+			n->widened_lo = r[k].lo;
+			n->widened_off = r[k].off;
+			n->widened_path = r[k].path;
+			n->widened_path_len = r[k].path ? r[k].path_len : 0;
+		}
 	n->duplicate_records = p->nrecs - stacktab_nr(t);
 	qsort(second, ns, sizeof(*second), cmp_u64);
 	for (i = 0; i < ns; i = k) {

@@ -25,6 +25,14 @@ struct profcheck_notes {
 				   (gperftools 2.16): Go reads no path */
 	uint64_t pcs, pcs_unmapped;	/* PCs (by samples) in no x mapping */
 	size_t exec_maps;	/* executable maps lines */
+	/* Of the unmapped PCs, those Go pprof gives a mapping with a
+	 * nonzero offset whose [start - offset, start) has them, and of
+	 * those mappings the one given the most: its start and offset
+	 * and its path (in P's maps text, not terminated; NULL if none) */
+	uint64_t pcs_widened;
+	uint64_t widened_taken, widened_lo, widened_off;
+	const char *widened_path;
+	size_t widened_path_len;
 };
 
 /* Fill N for P.  Returns 0, or -1 when out of memory. */

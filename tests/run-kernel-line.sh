@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The kernel's maps line, and frames in no mapping (perf's [unknown]).
+#
+# Go pprof (legacy_profile.go, remapMappingIDs) gives an address in no
+# mapping to the first mapping with a nonzero offset that has it in
+# [start - offset, start), and lowers that mapping's start.  perf's pgoff
+# for the kernel is the address of _text, its start: written as the
+# line's offset, it made Go pprof stretch the kernel to 0x0-END and count
+# every user frame in no mapping as kernel time.  perf2gperf writes the
+# kernel line with offset 0 (doc/format-mapping.md, section 6).
+#
+#  1. The maps text of hot.perf.data's profile (kernel frames in it) is
+#     pinned, kernel line included.
+#  2. A profile with that maps text and crafted stacks with frames in no
+#     mapping (below the program, between the libraries and the kernel,
+#     just below the kernel): gperfcheck warns about the frames in no
+#     mapping and not of a mapping that takes them; Go pprof (when
+#     installed) reads the kernel mapping as exactly its line's range,
+#     puts those frames in its mapping without a file, and gives each
+#     binary the flat and cumulative shares worked out below by hand;
+#     google-pprof (when installed) names none of those above the
+#     program.
+#  3. The same stacks with perf's pgoff as the kernel line's offset:
+#     gperfcheck warns that Go pprof lowers the kernel's start to 0, and
+#     Go pprof does so (the control: without it, 2 would prove nothing).
+. "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
+. "$top_srcdir/tests/stacks.sh"
+. "$top_srcdir/tests/shares.sh"
+
+data=$(testfile hot.perf.data)
+
+# 1. the maps text
+check_exit 0 "$PERF2GPERF" -q "$data" hot.prof
+check_exit 0 "$GPERFCHECK" --dump hot.prof
+sed -n 's/^map //p' out > maps.txt
+cat > maps.exp <<'EOT'
+00401000-00402000 r-xp /work/main/testdata/progs/hot (@1000) 9c8b0baecb25c2a6bbc387dc3e688a3cd068bfb4
+00401000-00402000 r-xp 00001000 fe:00 5308652 /work/main/testdata/progs/hot
+7ffae7c56000-7ffae7dac000 r-xp 00026000 fe:00 332835 /usr/lib/x86_64-linux-gnu/libc.so.6
+7ffae7e25000-7ffae7e27000 r-xp [vdso] (@0) e95baaeaec8534edc5df3654182ddf12b19d9b23
+7ffae7e25000-7ffae7e27000 r-xp 00000000 00:00 0 [vdso]
+7ffae7e28000-7ffae7e4e000 r-xp 00001000 fe:00 332383 /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+ffffffff81000000-ffffffff8220bb08 r-xp /usr/lib/debug/boot/vmlinux-6.18.44-fc-v669 (@0) 4a5a9b0affb66c437abcd455d2738af879985fa9
+ffffffff81000000-ffffffff8220bb08 r-xp 00000000 00:00 0 /usr/lib/debug/boot/vmlinux-6.18.44-fc-v669
+EOT
+compare_text maps.exp maps.txt "the maps text of hot.perf.data's profile"
+
+# 2. crafted stacks: 64-bit little-endian slots, each written from its
+# hex digits (kernel addresses are beyond the shell's signed arithmetic)
+q() {
+	for v in "$@"; do
+		h=$(printf '%016s' "${v#0x}" | tr ' ' 0)
+		for i in 15 13 11 9 7 5 3 1; do
+			printf "\\$(printf '%03o' "0x$(echo "$h" | cut -c$i-$((i + 1)))")"
+		done
+	done
+}
+# count, depth, PCs (leaf first):
+#  A 5  program, program, libc
+#  B 3  kernel, libc, program
+#  C 2  [unknown] below the program, program, program
+#  D 4  program, [unknown] between the libraries and the kernel, program
+#  E 1  kernel, [unknown] just below the kernel, program
+{
+	q 0 3 0 1001 0
+	q 5 3 0x401152 0x401192 0x7ffae7c5724a
+	q 3 3 0xffffffff8161dc84 0x7ffae7d28350 0x401192
+	q 2 3 0x5555 0x401163 0x401192
+	q 4 3 0x401174 0x7ffd12345678 0x401192
+	q 1 3 0xffffffff8161dc84 0xffffffff80ff0000 0x401192
+	q 0 1 0
+} > stacks.bin
+cat stacks.bin maps.txt > unknown.prof
+# 15 samples: hot 9 flat (A, D), all 15 cumulative; libc 0 and 8 (A, B);
+# the kernel 4 and 4 (B, E); no mapping 2 (C) and 7 (C, D, E)
+cat > shares.exp <<EOT
+[kernel.kallsyms]${TAB}26.67${TAB}26.67
+[unknown]${TAB}13.33${TAB}46.67
+hot${TAB}60.00${TAB}100.00
+libc.so.6${TAB}0.00${TAB}53.33
+EOT
+
+check_exit 0 "$GPERFCHECK" unknown.prof
+check_grep "unknown.prof: warning: 7 of 45 PCs (counted by samples) are in no executable mapping"
+if grep -q "lowers its start" err; then
+	cat err >&2
+	fail "gperfcheck: a mapping of perf2gperf's maps text takes frames in no mapping"
+fi
+
+# 3. perf's pgoff as the kernel's offset
+sed 's/^\(ffffffff81000000-[0-9a-f]* r-xp \)00000000/\1ffffffff81000000/
+     s/ (@0) \([0-9a-f]*\)$/ (@ffffffff81000000) \1/' maps.txt > maps.old
+grep -q ' ffffffff81000000 00:00 0 ' maps.old ||
+	hard_error "could not make the old kernel line"
+cat stacks.bin maps.old > old.prof
+check_exit 0 "$GPERFCHECK" old.prof
+check_grep "old.prof: warning: 7 of these are below a mapping with a nonzero offset: Go pprof lowers its start to take them (7 by /usr/lib/debug/boot/vmlinux-6.18.44-fc-v669 at 0xffffffff81000000, offset 0xffffffff81000000, from 0x0)"
+
+if command -v go > /dev/null 2>&1; then
+	go_env
+	for p in unknown old; do
+		go tool pprof -raw -symbolize=none $p.prof > $p.raw 2> $p.err || {
+			cat $p.err >&2
+			fail "go tool pprof cannot read $p.prof"
+		}
+	done
+	grep -q '^[0-9]*: 0xffffffff81000000/0xffffffff8220bb08/0x0 .*vmlinux' unknown.raw || {
+		sed -n '/^Mappings/,$p' unknown.raw >&2
+		fail "Go pprof does not read the kernel mapping as its line's range"
+	}
+	shares_go_raw unknown.raw > unknown.shares
+	compare_text shares.exp unknown.shares "Go pprof's shares of unknown.prof"
+	grep -q '^[0-9]*: 0x0/0xffffffff8220bb08/0x0 .*vmlinux' old.raw || {
+		sed -n '/^Mappings/,$p' old.raw >&2
+		fail "control: Go pprof does not stretch the kernel line with offset = start; the test proves nothing"
+	}
+	echo "Go pprof: the kernel is its text only, frames in no mapping stay unknown"
+else
+	echo "note: go is not installed: Go pprof's reading not checked"
+fi
+
+# google-pprof symbolizes every address in no library's line with the
+# program named on its command line (ParseLibraries): the program is
+# hot.c built as testdata/progs/mkprogs.sh builds it (no symbol at these
+# addresses), not the recorded binary, which is not in testdata.
+cflags=$(sed -n 's/^CFLAGS="\(.*\)"$/\1/p' "$TESTDATA/progs/mkprogs.sh")
+if command -v google-pprof > /dev/null 2>&1 &&
+   ${CC:-gcc} $cflags -o hot "$TESTDATA/progs/hot.c" 2> cc.log; then
+	HOME=$test_dir google-pprof --raw ./hot unknown.prof > perl.raw 2> perl.err || {
+		cat perl.err >&2
+		fail "google-pprof --raw cannot read unknown.prof"
+	}
+	# Callers are looked up less 1.  0x5555 is left out: google-pprof
+	# gives it the program's lowest symbol (its design, whatever the
+	# maps text says; doc/format-mapping.md).
+	for a in 00007ffd12345677 ffffffff80feffff; do
+		grep -q "^0x$a 0x$a\$" perl.raw || {
+			cat perl.raw >&2
+			fail "google-pprof names the frame in no mapping 0x$a"
+		}
+	done
+	echo "google-pprof: frames in no mapping have no name"
+else
+	echo "note: no google-pprof, or hot.c does not build: its reading not checked"
+fi
+
+exit 0
