@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
 #include "profcheck.h"
 #include "stacktab.h"
 
@@ -111,9 +112,10 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 
 			for (k = 0; k < nr && !in; k++)
 				in = a >= r[k].lo && a < r[k].hi;
-			n->pcs += rec->count;
+			n->pcs = count_add(n->pcs, rec->count);
 			if (!in)
-				n->pcs_unmapped += rec->count;
+				n->pcs_unmapped = count_add(n->pcs_unmapped,
+							    rec->count);
 		}
 	}
 	n->duplicate_records = p->nrecs - stacktab_nr(t);
@@ -169,6 +171,9 @@ differ(uint64_t a, uint64_t b, double tolerance)
 {
 	uint64_t hi = a > b ? a : b, d = a > b ? a - b : b - a;
 
+	/* a saturated sum is not exact: it cannot be said to agree */
+	if (count_saturated(a) || count_saturated(b))
+		return true;
 	return (double)d > (double)hi * tolerance / 100.0;
 }
 
