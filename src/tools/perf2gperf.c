@@ -25,6 +25,7 @@
 #include "output.h"
 #include "perfdata.h"
 #include "report.h"
+#include "zstream.h"
 
 static void
 usage(void)
@@ -71,6 +72,10 @@ usage(void)
 "                       machine that recorded INPUT)\n"
 "      --max-stack N    write at most N frames per stack (default: the\n"
 "                       whole recorded callchain; 127 when unwinding)\n"
+"      --max-inflate RATIO\n"
+"                       let compressed input (a .gz file, perf record -z)\n"
+"                       inflate to RATIO times its size; 0: no bound\n"
+"                       (default: 1000, far above real recordings)\n"
 "\n"
 "Unwinding (perf record --call-graph dwarf):\n"
 "      --symfs DIR      look for the binaries under DIR, as perf does\n"
@@ -141,6 +146,7 @@ struct options {
 	char **inputs;			/* INPUT... */
 	size_t ninputs;
 	bool info, stats, debuginfod;
+	uint64_t max_inflate;		/* --max-inflate */
 };
 
 /* --slot-width 32|64|auto */
@@ -220,6 +226,10 @@ parse_option(int c, char **argv, struct options *op)
 		break;
 	case 'Y':
 		o->symfs = optarg;
+		break;
+	case 'Z':
+		op->max_inflate = message_parse_uint("--max-inflate", optarg,
+						     0, UINT64_MAX);
 		break;
 	case 'D':
 		op->debuginfod = true;
@@ -352,6 +362,7 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "info", no_argument, NULL, 'i' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "max-stack", required_argument, NULL, 'M' },
+		{ "max-inflate", required_argument, NULL, 'Z' },
 		{ "symfs", required_argument, NULL, 'Y' },
 		{ "debuginfod", no_argument, NULL, 'D' },
 		{ "no-unwind", no_argument, NULL, 'N' },
@@ -363,6 +374,7 @@ parse_options(int argc, char **argv, struct options *op)
 	int c;
 
 	memset(op, 0, sizeof(*op));
+	op->max_inflate = INFLATE_RATIO_DEFAULT;
 	opterr = 0;	/* our own messages, with our own prefix */
 	while ((c = getopt_long(argc, argv, ":o:e:p:t:c:isqhV", longopts,
 				NULL)) != -1)
@@ -454,7 +466,8 @@ main(int argc, char **argv)
 	}
 	for (k = 0; k < op.ninputs; k++) {
 		report_input(&rp, k);
-		pds[k] = perfdata_open(op.inputs[k], report_warn, &rp, &err);
+		pds[k] = perfdata_open_limited(op.inputs[k], op.max_inflate,
+					       report_warn, &rp, &err);
 		if (pds[k] == NULL) {
 			message_error(report_where(&rp, err.part), &err);
 			ret = p2g_exit_status(err.status);
