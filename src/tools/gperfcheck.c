@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "count.h"
 #include "cpuprof.h"
 #include "gzbuf.h"
 #include "profcheck.h"
@@ -100,12 +101,40 @@ usage(void)
 	message_exit(0);
 }
 
-static int
-read_file(const char *path, unsigned char **buf, size_t *len,
-	  struct p2g_error *err)
+/* read() into BUF until LEN bytes or end of file: the count, or -1. */
+static ssize_t
+read_full(int fd, unsigned char *buf, size_t len)
 {
-	size_t cap = 1 << 16, n = 0;
+	size_t n = 0;
+	ssize_t got;
+
+	while (n < len) {
+		got = read(fd, buf + n, len - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -1;
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	return (ssize_t)n;
+}
+
+/*
+ * Read PATH ("-": standard input) whole into *BUF, *LEN.  The header is
+ * looked at first: a file that cannot be a profile of MODE is refused
+ * after its first bytes, whatever follows (/dev/zero, a large file of
+ * another kind).  Memory grows with the bytes actually read: a regular
+ * file gets a buffer of its size, anything else one that doubles.
+ */
+static int
+read_file(const char *path, enum cpuprof_mode mode, unsigned char **buf,
+	  size_t *len, struct p2g_error *err)
+{
+	size_t cap = 1 << 16, n;
 	unsigned char *b = NULL, *nb;
+	struct stat st;
 	ssize_t got;
 	int fd;
 
@@ -114,41 +143,51 @@ read_file(const char *path, unsigned char **buf, size_t *len,
 	if (fd < 0)
 		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
 				strerror(errno));
-	for (;;) {
-		if (n == cap || b == NULL) {
-			if (b != NULL)
-				cap *= 2;
-			if (cap > MAX_FILE) {
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size < MAX_FILE && (size_t)st.st_size >= cap)
+		cap = (size_t)st.st_size + 1;	/* + 1: to see the end */
+	b = malloc(cap);
+	if (b == NULL) {
+		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		goto fail;
+	}
+	got = read_full(fd, b, CPUPROF_START_BYTES);
+	if (got < 0)
+		goto io;
+	n = (size_t)got;
+	if (cpuprof_check_start(b, n, mode, err) < 0)
+		goto fail;
+	while (n == CPUPROF_START_BYTES || n == cap) {
+		if (n == cap) {
+			if (cap >= MAX_FILE / 2) {
 				p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 					 "file is larger than %zu bytes",
 					 MAX_FILE);
 				goto fail;
 			}
-			nb = realloc(b, cap);
+			nb = realloc(b, cap * 2);
 			if (nb == NULL) {
 				p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 					 "out of memory");
 				goto fail;
 			}
 			b = nb;
+			cap *= 2;
 		}
-		got = read(fd, b + n, cap - n);
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
-				 strerror(errno));
-			goto fail;
-		}
-		if (got == 0)
-			break;
+		got = read_full(fd, b + n, cap - n);
+		if (got < 0)
+			goto io;
 		n += (size_t)got;
+		if (n < cap)
+			break;
 	}
 	if (fd != STDIN_FILENO)
 		close(fd);
 	*buf = b;
 	*len = n;
 	return 0;
+io:
+	p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s", strerror(errno));
 fail:
 	if (fd != STDIN_FILENO)
 		close(fd);
@@ -258,8 +297,11 @@ gather(const struct profile *p, struct facts *f)
 
 		if (r->n > f->depth)
 			f->depth = r->n;
-		f->hist[r->n >= 9 ? 8 : r->n - 1] += r->count;
-		f->samples += r->count;
+		/* --lenient reads records of no PCs: they have no depth */
+		if (r->n > 0)
+			f->hist[r->n >= 9 ? 8 : r->n - 1] = count_add(
+				f->hist[r->n >= 9 ? 8 : r->n - 1], r->count);
+		f->samples = count_add(f->samples, r->count);
 		if (t != NULL)
 			(void)stacktab_add(t, 0, 0, p->pcs + r->off,
 					   (uint32_t)r->n, r->count, 0);
@@ -274,16 +316,18 @@ gather(const struct profile *p, struct facts *f)
 	sy = symbolizer_new(p->maps, p->maps_len);
 	fs = calloc(p->nrecs + 1, sizeof(*fs));
 	for (i = 0; sy != NULL && fs != NULL && i < p->nrecs; i++) {
-		const char *name = symbolizer_lookup(sy, p->pcs[p->recs[i].off],
-						     NULL);
+		const char *name;
 
+		if (p->recs[i].n == 0)
+			continue;	/* no leaf (--lenient) */
+		name = symbolizer_lookup(sy, p->pcs[p->recs[i].off], NULL);
 		if (name == NULL)
 			continue;
 		for (k = 0; k < nfs && strcmp(fs[k].name, name) != 0; k++)
 			;
 		if (k == nfs)
 			fs[nfs++].name = name;
-		fs[k].flat += p->recs[i].count;
+		fs[k].flat = count_add(fs[k].flat, p->recs[i].count);
 	}
 	if (fs != NULL && nfs > 0) {
 		qsort(fs, nfs, sizeof(*fs), cmp_fn);
@@ -414,7 +458,7 @@ load(const char *file, enum cpuprof_mode mode, struct profile *p,
 
 	p2g_error_clear(err);
 	*buf = NULL;
-	if (read_file(file, buf, &len, err) < 0 ||
+	if (read_file(file, mode, buf, &len, err) < 0 ||
 	    unwrap(buf, &len, err) < 0 ||
 	    cpuprof_read_mode(*buf, len, p, mode, err) < 0)
 		return -1;
@@ -534,15 +578,15 @@ symbol_shares(const struct profile *p, const struct asserts *as,
 			/* pprof looks up return addresses less 1 */
 			name = symbolizer_lookup(sy, j ? pc - 1 : pc, &path);
 			if (j == 0 && name != NULL)
-				sym += r->count;
+				sym = count_add(sym, r->count);
 			if (as->function && name && !strcmp(name, as->function))
 				has_fn = true;
 			if (as->mapping && path && !strcmp(path, as->mapping))
 				has_map = true;
 		}
-		total += r->count;
-		fn += has_fn ? r->count : 0;
-		mp += has_map ? r->count : 0;
+		total = count_add(total, r->count);
+		fn = count_add(fn, has_fn ? r->count : 0);
+		mp = count_add(mp, has_map ? r->count : 0);
 	}
 	symbolizer_free(sy);
 	sh->samples = total;
@@ -664,8 +708,10 @@ do_compare(const char *fa, const char *fb, enum cpuprof_mode mode,
 	printf("first difference: stack");
 	for (j = 0; j < d.n && d.pcs != NULL; j++)
 		printf(" 0x%" PRIx64, d.pcs[j]);
-	printf(": %" PRIu64 " samples in %s, %" PRIu64 " in %s\n", d.count_a,
-	       display_name(fa), d.count_b, display_name(fb));
+	printf(": %" PRIu64 " samples in %s, %" PRIu64 " in %s%s\n", d.count_a,
+	       display_name(fa), d.count_b, display_name(fb),
+	       count_saturated(d.count_a) || count_saturated(d.count_b)
+		       ? " (a sum of 2^64-1 or more: not exact)" : "");
 out:
 	profile_release(&a);
 	profile_release(&b);

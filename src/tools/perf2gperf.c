@@ -30,6 +30,7 @@
 #include "record.h"
 #include "report.h"
 #include "signals.h"
+#include "zstream.h"
 
 static void
 usage(void)
@@ -81,6 +82,10 @@ usage(void)
 "                       machine that recorded INPUT)\n"
 "      --max-stack N    write at most N frames per stack (default: the\n"
 "                       whole recorded callchain; 127 when unwinding)\n"
+"      --max-inflate RATIO\n"
+"                       let compressed input (a .gz file, perf record -z)\n"
+"                       inflate to RATIO times its size; 0: no bound\n"
+"                       (default: 1000, far above real recordings)\n"
 "\n"
 "Unwinding (perf record --call-graph dwarf):\n"
 "      --symfs DIR      look for the binaries under DIR, as perf does\n"
@@ -157,6 +162,7 @@ struct options {
 	size_t ninputs;
 	bool info, stats, debuginfod, progress;
 	bool recording;		/* perf2gperf record: the input is perf's */
+	uint64_t max_inflate;		/* --max-inflate */
 };
 
 /* --slot-width 32|64|auto */
@@ -236,6 +242,10 @@ parse_option(int c, char **argv, struct options *op)
 		break;
 	case 'Y':
 		o->symfs = optarg;
+		break;
+	case 'Z':
+		op->max_inflate = message_parse_uint("--max-inflate", optarg,
+						     0, UINT64_MAX);
 		break;
 	case 'D':
 		op->debuginfod = true;
@@ -374,6 +384,7 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "stats", no_argument, NULL, 's' },
 		{ "progress", no_argument, NULL, 'G' },
 		{ "max-stack", required_argument, NULL, 'M' },
+		{ "max-inflate", required_argument, NULL, 'Z' },
 		{ "symfs", required_argument, NULL, 'Y' },
 		{ "debuginfod", no_argument, NULL, 'D' },
 		{ "no-unwind", no_argument, NULL, 'N' },
@@ -385,6 +396,7 @@ parse_options(int argc, char **argv, struct options *op)
 	int c;
 
 	memset(op, 0, sizeof(*op));
+	op->max_inflate = INFLATE_RATIO_DEFAULT;
 	opterr = 0;	/* our own messages, with our own prefix */
 	while ((c = getopt_long(argc, argv, ":o:e:p:t:c:isqhV", longopts,
 				NULL)) != -1)
@@ -542,7 +554,8 @@ main(int argc, char **argv)
 	for (k = 0; k < op.ninputs; k++) {
 		report_input(&rp, k);
 		name_input(op.inputs[k], NULL);
-		pds[k] = perfdata_open(op.inputs[k], report_warn, &rp, &err);
+		pds[k] = perfdata_open_limited(op.inputs[k], op.max_inflate,
+					       report_warn, &rp, &err);
 		if (pds[k] == NULL) {
 			message_error(report_where(&rp, err.part), &err);
 			ret = p2g_exit_status(err.status);

@@ -5,8 +5,9 @@
  * stream and cut into COMPRESSED and COMPRESSED2 records at awkward
  * places (one byte, inside record headers, across frames), must read
  * back as exactly the same sequence of records; a payload that
- * decompresses to more than the limit, and a corrupt payload, are
- * refused with the offset of their record.
+ * decompresses to more than the limit, a stream that inflates more than
+ * the bound on the ratio (INFLATE_RATIO_DEFAULT, or one given), and a
+ * corrupt payload, are refused with the offset of their record.
  */
 #include "config.h"
 
@@ -19,6 +20,7 @@
 #include "perf_abi.h"
 #include "perfdata.h"
 #include "unit.h"
+#include "zstream.h"
 
 #ifdef HAVE_ZSTD
 #include <zstd.h>
@@ -97,6 +99,9 @@ write_temp(const struct buf *b)
 	return path;
 }
 
+/* The bound on inflation that read_records() opens files with. */
+static uint64_t max_inflate = INFLATE_RATIO_DEFAULT;
+
 /* A checksum of the records in PATH (type, size and bytes), and their
  * count; -1 in *NREC on an error, whose status goes to *STATUS. */
 static uint64_t
@@ -110,7 +115,7 @@ read_records(const char *path, long *nrec, struct p2g_error *err)
 
 	*nrec = 0;
 	p2g_error_clear(err);
-	pd = perfdata_open(path, NULL, NULL, err);
+	pd = perfdata_open_limited(path, max_inflate, NULL, NULL, err);
 	if (pd == NULL) {
 		*nrec = -1;
 		return 0;
@@ -124,6 +129,41 @@ read_records(const char *path, long *nrec, struct p2g_error *err)
 		*nrec = -1;
 	perfdata_close(pd);
 	return h;
+}
+
+/* A file of ORIG's first HEAD_END bytes (the pipe header) and one
+ * compressed record of N bytes of FINISHED_ROUND records, built in OUT:
+ * its path (the caller unlinks and frees it). */
+static char *
+bomb(struct buf *out, const struct buf *orig, size_t head_end, size_t n,
+     const size_t *cuts)
+{
+	unsigned char *big = malloc(n), *c;
+	size_t clen, blen, i;
+	char *tmp;
+
+	CHECK(big != NULL);
+	for (i = 0; i < n; i += 8) {
+		uint32_t t = PERF_RECORD_FINISHED_ROUND;
+		uint16_t z = 0, s = 8;
+
+		memcpy(big + i, &t, 4);
+		memcpy(big + i + 4, &z, 2);
+		memcpy(big + i + 6, &s, 2);
+	}
+	clen = ZSTD_compressBound(n);
+	c = malloc(clen);
+	CHECK(c != NULL);
+	blen = ZSTD_compress(c, clen, big, n, 19);
+	/* small enough for one record of at most 64 KiB */
+	CHECK(!ZSTD_isError(blen) && blen < 60000);
+	out->len = 0;
+	put(out, orig->p, head_end);
+	put_chunks(out, c, blen, cuts, 1);
+	tmp = write_temp(out);
+	free(c);
+	free(big);
+	return tmp;
 }
 
 int
@@ -234,41 +274,32 @@ main(void)
 	free(tmp);
 	free(c);
 
-	/* A bomb: 80 MiB of FINISHED_ROUND records in one small payload,
+	/* Bombs of FINISHED_ROUND records in one small payload: 8 MiB,
+	 * over 1000 times its size, is refused by the bound on the ratio,
+	 * naming --max-inflate, and read with the bound lifted; 80 MiB,
 	 * over the 64 MiB that a record may give when the recording's
-	 * buffer size is unknown. */
-	{
-		size_t n = 80u << 20, i;
-		unsigned char *big = malloc(n);
-		size_t blen;
+	 * buffer size is unknown, is refused even then. */
+	tmp = bomb(&out, &orig, head_end, 8u << 20, cuts2);
+	(void)read_records(tmp, &ngot, &err);
+	CHECK(ngot == -1);
+	CHECK(err.status == P2G_UNSUPPORTED);
+	CHECK_EQ_U64(err.offset, head_end);
+	CHECK(strstr(err.msg, "--max-inflate") != NULL);
+	max_inflate = 0;
+	(void)read_records(tmp, &ngot, &err);
+	CHECK(ngot == (long)((8u << 20) / 8));
+	CHECK(err.status == P2G_OK);
+	unlink(tmp);
+	free(tmp);
 
-		CHECK(big != NULL);
-		for (i = 0; i < n; i += 8) {
-			uint32_t t = PERF_RECORD_FINISHED_ROUND;
-			uint16_t z = 0, s = 8;
-
-			memcpy(big + i, &t, 4);
-			memcpy(big + i + 4, &z, 2);
-			memcpy(big + i + 6, &s, 2);
-		}
-		clen = ZSTD_compressBound(n);
-		c = malloc(clen);
-		blen = ZSTD_compress(c, clen, big, n, 19);
-		CHECK(!ZSTD_isError(blen) && blen < 60000);
-		out.len = 0;
-		put(&out, orig.p, head_end);
-		put_chunks(&out, c, blen, cuts2, 1);
-		tmp = write_temp(&out);
-		(void)read_records(tmp, &ngot, &err);
-		CHECK(ngot == -1);
-		CHECK(err.status == P2G_INVALID);
-		CHECK_EQ_U64(err.offset, head_end);
-		CHECK(strstr(err.msg, "decompression bomb") != NULL);
-		unlink(tmp);
-		free(tmp);
-		free(c);
-		free(big);
-	}
+	tmp = bomb(&out, &orig, head_end, 80u << 20, cuts2);
+	(void)read_records(tmp, &ngot, &err);
+	CHECK(ngot == -1);
+	CHECK(err.status == P2G_INVALID);
+	CHECK_EQ_U64(err.offset, head_end);
+	CHECK(strstr(err.msg, "decompression bomb") != NULL);
+	unlink(tmp);
+	free(tmp);
 
 	free(orig.p);
 	free(body.p);

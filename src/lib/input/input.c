@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "input.h"
+#include "zstream.h"
 
 #define INPUT_BUFSIZE (1u << 20)
 
@@ -347,6 +348,63 @@ write_full(int fd, const unsigned char *src, size_t len)
 	return true;
 }
 
+/* A spool being written: its file, the bytes in it, how many the file
+ * system can take, how many the reader needs so far. */
+struct spool {
+	int fd;
+	const char *dir;
+	uint64_t total, room, need;
+	input_extent_fn extent;
+};
+
+/* Open S in $TMPDIR.  0, or -1 with ERR set. */
+static int
+spool_open(struct spool *s, input_extent_fn extent, struct p2g_error *err)
+{
+	struct statvfs sv;
+
+	memset(s, 0, sizeof(*s));
+	s->extent = extent;
+	s->fd = spool_file(&s->dir, err);
+	if (s->fd < 0)
+		return -1;
+	/* A spool must not fill the disk: leave 64 MiB and a twentieth of
+	 * the space that was free. */
+	s->room = UINT64_MAX;
+	if (fstatvfs(s->fd, &sv) == 0) {
+		uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+		uint64_t keep = (64u << 20) + avail / 20;
+
+		s->room = avail > keep ? avail - keep : 0;
+	}
+	return 0;
+}
+
+/* Append the N bytes at P to S: 1 when S holds all the reader needs
+ * (its extent function says so), 0 to go on, -1 with ERR set. */
+static int
+spool_put(struct spool *s, const unsigned char *p, size_t n,
+	  struct p2g_error *err)
+{
+	if (n > s->room - s->total)
+		return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
+				"spooled, the input would fill %s (over "
+				"%llu MiB so far); set TMPDIR to a larger "
+				"file system", s->dir,
+				(unsigned long long)(s->total >> 20));
+	if (!write_full(s->fd, p, n))
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
+				"cannot write the spooled input to %s: %s",
+				s->dir, strerror(errno));
+	s->total += n;
+	if (s->extent != NULL && s->total >= s->need) {
+		s->need = s->extent(s->fd, s->total);
+		if (s->need <= s->total)
+			return 1;
+	}
+	return 0;
+}
+
 /* Make the spool file FD the input, read from its start. */
 static void
 use_spool(struct input *in, int fd)
@@ -374,28 +432,18 @@ input_is_gzip(struct input *in, struct p2g_error *err)
 }
 
 int
-input_gunzip(struct input *in, struct p2g_error *err)
+input_gunzip(struct input *in, uint64_t max_ratio, input_extent_fn extent,
+	     struct p2g_error *err)
 {
-	const char *dir;
+	struct spool sp;
 	unsigned char *out = NULL;
-	uint64_t total = 0, room, in_off = 0;
-	struct statvfs sv;
+	uint64_t in_off = 0;
 	z_stream zs;
-	int fd, zr = Z_OK;
+	int zr = Z_OK, full = 0;
 	bool zinit = false;
 
-	fd = spool_file(&dir, err);
-	if (fd < 0)
+	if (spool_open(&sp, extent, err) < 0)
 		return -1;
-	/* A decompression bomb must not fill the disk: leave 64 MiB and a
-	 * twentieth of the space that was free. */
-	room = UINT64_MAX;
-	if (fstatvfs(fd, &sv) == 0) {
-		uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-		uint64_t keep = (64u << 20) + avail / 20;
-
-		room = avail > keep ? avail - keep : 0;
-	}
 	out = malloc(INPUT_BUFSIZE);
 	if (out == NULL) {
 		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
@@ -408,7 +456,11 @@ input_gunzip(struct input *in, struct p2g_error *err)
 		goto fail;
 	}
 	zinit = true;
-	for (;;) {
+	/* Until the reader has what it needs: the first bytes out go to
+	 * its extent function before the rest is inflated, so that what is
+	 * not a perf.data file, or what lies past the end that its header
+	 * declares, is never spooled. */
+	while (full == 0) {
 		size_t avail;
 		const unsigned char *p;
 
@@ -445,7 +497,8 @@ input_gunzip(struct input *in, struct p2g_error *err)
 				goto zfail;
 		}
 		zs.next_out = out;
-		zs.avail_out = INPUT_BUFSIZE;
+		/* a small first piece: the header is looked at after it */
+		zs.avail_out = sp.total == 0 ? 4096 : INPUT_BUFSIZE;
 		{
 			uInt before = zs.avail_in;
 
@@ -456,30 +509,27 @@ input_gunzip(struct input *in, struct p2g_error *err)
 		if (zr != Z_OK && zr != Z_STREAM_END &&
 		    !(zr == Z_BUF_ERROR && zs.avail_in == 0))
 			goto zfail;
-		if (INPUT_BUFSIZE - zs.avail_out > 0) {
-			size_t n = INPUT_BUFSIZE - zs.avail_out;
-
-			total += n;
-			if (total > room) {
+		if (zs.next_out > out) {
+			if (inflate_too_much(in_off, sp.total +
+					     (uint64_t)(zs.next_out - out),
+					     max_ratio)) {
 				p2g_fail(err, P2G_UNSUPPORTED, in_off,
-					 "decompressed, the input would fill "
-					 "%s (over %llu MiB so far); set "
-					 "TMPDIR to a larger file system",
-					 dir,
-					 (unsigned long long)(total >> 20));
+					 "gzip data inflates to over %llu "
+					 "times its size, as a decompression "
+					 "bomb does (--max-inflate lifts the "
+					 "bound)",
+					 (unsigned long long)max_ratio);
 				goto fail;
 			}
-			if (!write_full(fd, out, n)) {
-				p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
-					 "cannot write the decompressed input "
-					 "to %s: %s", dir, strerror(errno));
+			full = spool_put(&sp, out, (size_t)(zs.next_out - out),
+					 err);
+			if (full < 0)
 				goto fail;
-			}
 		}
 	}
 	inflateEnd(&zs);
 	free(out);
-	use_spool(in, fd);
+	use_spool(in, sp.fd);
 	return 0;
 zfail:
 	p2g_fail(err, P2G_INVALID, in_off, "gzip data is corrupt: %s",
@@ -488,44 +538,49 @@ fail:
 	if (zinit)
 		inflateEnd(&zs);
 	free(out);
-	close(fd);
+	close(sp.fd);
 	return -1;
 }
 
 int
-input_make_seekable(struct input *in, struct p2g_error *err)
+input_make_seekable(struct input *in, input_extent_fn extent,
+		    struct p2g_error *err)
 {
-	const char *dir;
+	struct spool sp;
 	ssize_t n;
-	int fd;
+	int full;
 
 	if (in->seekable)
 		return 0;
-	fd = spool_file(&dir, err);
-	if (fd < 0)
+	if (spool_open(&sp, extent, err) < 0)
 		return -1;
 	/* What is buffered sits at stream offset buf_off; the stream
 	 * started at 0 and nothing was consumed before the header, so
 	 * writing the buffer then the rest of the pipe rebuilds the file. */
-	if (in->buf_off != 0 ||
-	    !write_full(fd, in->buf + in->start, in->end - in->start))
+	if (in->buf_off != 0) {
+		p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
+			 "cannot spool standard input after reading it");
 		goto fail;
-	for (;;) {
+	}
+	full = spool_put(&sp, in->buf + in->start, in->end - in->start, err);
+	while (full == 0) {
 		n = read_full(in->fd, in->buf, in->cap);
-		if (n < 0)
+		if (n < 0) {
+			p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
+				 "cannot read standard input: %s",
+				 strerror(errno));
 			goto fail;
+		}
 		if (n == 0)
 			break;
-		if (!write_full(fd, in->buf, (size_t)n))
-			goto fail;
+		full = spool_put(&sp, in->buf, (size_t)n, err);
 	}
-	use_spool(in, fd);
+	if (full < 0)
+		goto fail;
+	use_spool(in, sp.fd);
 	return 0;
 fail:
-	p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
-		 "cannot spool standard input to %s: %s", dir,
-		 strerror(errno));
-	close(fd);
+	close(sp.fd);
 	return -1;
 }
 int

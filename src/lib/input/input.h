@@ -55,11 +55,21 @@ uint64_t input_size(const struct input *in);
 bool input_identity(const struct input *in, dev_t *dev, ino_t *ino);
 
 /*
- * Copy standard input into an unlinked temporary file so that it can be
- * read at any offset (a file-mode perf.data on a pipe).  The bytes already
- * buffered are kept.  No-op for a seekable input.
+ * How many bytes of a spooled input its reader will use, judged from the
+ * first HAVE bytes, which FD holds from offset 0: the spool stops once it
+ * holds that many (perfdata_extent() for a perf.data file).
  */
-int input_make_seekable(struct input *in, struct p2g_error *err);
+typedef uint64_t (*input_extent_fn)(int fd, uint64_t have);
+
+/*
+ * Copy standard input into an unlinked temporary file so that it can be
+ * read at any offset (a file-mode perf.data on a pipe): as far as EXTENT
+ * says the reader will read (NULL: all of it), and never so far as to
+ * nearly fill the file system.  The bytes already buffered are kept.
+ * No-op for a seekable input.
+ */
+int input_make_seekable(struct input *in, input_extent_fn extent,
+			struct p2g_error *err);
 
 /* True if the input starts with the gzip magic (peeks 2 bytes; false
  * also on a read error, which is then in ERR). */
@@ -67,11 +77,15 @@ bool input_is_gzip(struct input *in, struct p2g_error *err);
 
 /*
  * Replace a gzip input by its decompressed bytes, spooled to an unlinked
- * temporary file in $TMPDIR (so memory stays bounded; a decompression
- * bomb is stopped before it fills the file system).  Concatenated
- * members are read as gzip reads them.  Call before consuming anything.
+ * temporary file in $TMPDIR (so memory stays bounded) as far as EXTENT
+ * says the reader will read (NULL: all).  Concatenated members are read
+ * as gzip reads them.  A decompression bomb is stopped: more than
+ * MAX_RATIO times the compressed bytes (inflate_too_much(), zstream.h)
+ * is P2G_UNSUPPORTED, and so is output that would nearly fill the file
+ * system.  Call before consuming anything.
  */
-int input_gunzip(struct input *in, struct p2g_error *err);
+int input_gunzip(struct input *in, uint64_t max_ratio, input_extent_fn extent,
+		 struct p2g_error *err);
 
 /* Read exactly LEN bytes at OFF of a seekable input.  A short file is
  * P2G_INVALID ("ends at"), a failed read P2G_IO. */

@@ -7,6 +7,19 @@
 
 #include "zstream.h"
 
+bool
+inflate_too_much(uint64_t in, uint64_t out, uint64_t max_ratio)
+{
+	uint64_t bound;
+
+	if (max_ratio == 0)
+		return false;
+	if (__builtin_mul_overflow(in, max_ratio, &bound) ||
+	    __builtin_add_overflow(bound, INFLATE_SLACK, &bound))
+		return false;
+	return out > bound;
+}
+
 #ifdef HAVE_ZSTD
 #include <zstd.h>
 
@@ -21,6 +34,7 @@ struct zstream {
 	bool drained;		/* the payload gave all it will */
 	uint64_t off;		/* file offset of its record */
 	uint64_t limit, produced;	/* output bound for the payload */
+	uint64_t max_ratio, total_in, total_out;	/* for the stream */
 	unsigned char out[OUT_CAP];
 	size_t start, end;	/* unconsumed output */
 };
@@ -32,12 +46,13 @@ zstream_supported(void)
 }
 
 struct zstream *
-zstream_new(void)
+zstream_new(uint64_t max_ratio)
 {
 	struct zstream *z = calloc(1, sizeof(*z));
 
 	if (z == NULL)
 		return NULL;
+	z->max_ratio = max_ratio;
 	z->ds = ZSTD_createDStream();
 	if (z->ds == NULL || ZSTD_isError(ZSTD_initDStream(z->ds))) {
 		zstream_free(z);
@@ -77,6 +92,7 @@ zstream_feed(struct zstream *z, const void *src, size_t len, uint64_t off,
 	if (len > 0)
 		memcpy(z->in, src, len);
 	z->in_len = len;
+	z->total_in += len;
 	z->in_pos = 0;
 	z->off = off;
 	z->limit = limit;
@@ -116,6 +132,19 @@ zstream_peek(struct zstream *z, size_t n, size_t *avail,
 		z->end = ob.pos;
 		z->in_pos = ib.pos;
 		z->produced += got;
+		z->total_out += got;
+		if (inflate_too_much(z->total_in, z->total_out,
+				     z->max_ratio)) {
+			p2g_fail(err, P2G_UNSUPPORTED, z->off,
+				 "compressed records inflate to over %llu "
+				 "times their size (%llu bytes from %llu), "
+				 "as a decompression bomb does "
+				 "(--max-inflate lifts the bound)",
+				 (unsigned long long)z->max_ratio,
+				 (unsigned long long)z->total_out,
+				 (unsigned long long)z->total_in);
+			return NULL;
+		}
 		if (z->limit != 0 && z->produced > z->limit) {
 			p2g_fail(err, P2G_INVALID, z->off,
 				 "compressed record decompresses to more "
@@ -147,8 +176,9 @@ zstream_supported(void)
 }
 
 struct zstream *
-zstream_new(void)
+zstream_new(uint64_t max_ratio)
 {
+	(void)max_ratio;
 	return NULL;
 }
 

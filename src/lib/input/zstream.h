@@ -20,8 +20,25 @@ struct zstream;
 /* True if this build can decompress zstd (configure found libzstd). */
 bool zstream_supported(void);
 
-/* A new stream, or NULL when out of memory or unsupported. */
-struct zstream *zstream_new(void);
+/*
+ * Inflation bounds: decompressed data may be at most this many times the
+ * compressed bytes it came from, plus INFLATE_SLACK bytes, in total over
+ * the stream.  Real recordings stay far below (perf record -z at zstd's
+ * level 1: 6x to 15x for frame-pointer stacks, 60x to 190x for
+ * --call-graph dwarf with its stack copies); a file made to inflate a
+ * few hundred kilobytes into gigabytes does not.
+ */
+#define INFLATE_RATIO_DEFAULT 1000
+#define INFLATE_SLACK ((uint64_t)1 << 20)
+
+/* True if OUT bytes inflated from IN compressed bytes exceed MAX_RATIO
+ * (0: no bound). */
+bool inflate_too_much(uint64_t in, uint64_t out, uint64_t max_ratio);
+
+/* A new stream whose output may be at most MAX_RATIO times its input
+ * (inflate_too_much(); 0: no bound), or NULL when out of memory or
+ * unsupported. */
+struct zstream *zstream_new(uint64_t max_ratio);
 
 /* Free Z; NULL is accepted. */
 void zstream_free(struct zstream *z);

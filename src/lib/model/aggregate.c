@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "count.h"
 #include "cursor.h"
 #include "perf_abi.h"
 
@@ -193,7 +194,7 @@ aggregate_add(struct aggregate *ag, uint32_t ev, uint32_t sid, int32_t tid,
 	if (p->valid && p->tid == tid && p->ev == ev && p->sid == sid &&
 	    p->n == n && memcmp(p->frames, ag->frames, (size_t)n * 8) == 0) {
 		p->count++;
-		p->period += period;
+		p->period = count_add(p->period, period);
 		return 0;
 	}
 	key = recent_key(ag->frames, n, ev, sid);

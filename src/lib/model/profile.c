@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
 #include "profile.h"
 
 void
@@ -29,7 +30,9 @@ reserve_pcs(struct profile *p, uint64_t n)
 	size_t nc;
 	uint64_t *np;
 
-	if (n <= p->cap_pcs - p->npcs)
+	/* A pool, even for a record of no PCs: its PCs are then at a
+	 * valid address (and NULL means out of memory to callers). */
+	if (n <= p->cap_pcs - p->npcs && p->pcs != NULL)
 		return 0;
 	nc = p->cap_pcs ? p->cap_pcs : 4096;
 	while (nc - p->npcs < n) {
@@ -176,6 +179,6 @@ profile_samples(const struct profile *p)
 	size_t i;
 
 	for (i = 0; i < p->nrecs; i++)
-		sum += p->recs[i].count;
+		sum = count_add(sum, p->recs[i].count);
 	return sum;
 }

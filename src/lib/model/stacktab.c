@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
 #include "hashtab.h"
 #include "stacktab.h"
 
@@ -400,9 +401,9 @@ stacktab_add_if(struct stacktab *t, uint32_t hint, uint32_t ev,
 	e = &t->entries[hint];
 	if (!same_stack(t, e, ev, space, pcs, n))
 		return -1;
-	e->count += count;
+	e->count = count_add(e->count, count);
 	if (t->with_periods)
-		t->periods[hint] += period;
+		t->periods[hint] = count_add(t->periods[hint], period);
 	return hint;
 }
 
@@ -429,9 +430,9 @@ stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
 	i = probe(t, h, ev, space, pcs, n, &it);
 	if (i != HASHTAB_NONE) {
 		e = &t->entries[i];
-		e->count += count;
+		e->count = count_add(e->count, count);
 		if (t->with_periods)
-			t->periods[i] += period;
+			t->periods[i] = count_add(t->periods[i], period);
 		return i;
 	}
 	if (t->nr >= UINT32_MAX - 1)
@@ -545,10 +546,11 @@ stacktab_merge(struct stacktab *t, struct stack_entry **e, size_t *np)
 		if (s[j] != 0) {
 			struct stack_entry *x = e[(s[j] & idx_mask) - 1];
 
-			x->count += e[i]->count;
+			x->count = count_add(x->count, e[i]->count);
 			if (t->with_periods)
-				t->periods[x - t->entries] +=
-					t->periods[e[i] - t->entries];
+				t->periods[x - t->entries] = count_add(
+					t->periods[x - t->entries],
+					t->periods[e[i] - t->entries]);
 			continue;
 		}
 		e[m] = e[i];

@@ -401,11 +401,13 @@ cpuprof_read(const unsigned char *buf, size_t len, struct profile *p,
 /*
  * The header's layout: the first of 32/64-bit little/big-endian where
  * the header reads 0, 3, 0, P > 0, 0 -- or, LENIENT, 0, N >= 3, 0 (the
- * format document's rule: N header words).  0 when none fits.
+ * format document's rule: N header words, all of them in BUF unless
+ * PREFIX says that BUF holds only the first bytes of the file).  0 when
+ * none fits.
  */
 static unsigned
-header_layout(const unsigned char *buf, size_t len, bool lenient, bool *big,
-	      uint64_t v[5], uint64_t *words)
+header_layout(const unsigned char *buf, size_t len, bool lenient, bool prefix,
+	      bool *big, uint64_t v[5], uint64_t *words)
 {
 	unsigned k, i;
 
@@ -417,7 +419,8 @@ header_layout(const unsigned char *buf, size_t len, bool lenient, bool *big,
 		for (i = 0; i < 5; i++)
 			v[i] = slot_at(buf + i * wd, wd, layouts[k].big);
 		if (lenient ? v[0] == 0 && v[1] >= 3 && v[1] < (1u << 20) &&
-				      v[2] == 0 && (2 + v[1]) * wd <= len
+				      v[2] == 0 &&
+				      (prefix || (2 + v[1]) * wd <= len)
 			    : v[0] == 0 && v[1] == 3 && v[2] == 0 &&
 				      v[3] > 0 && v[4] == 0) {
 			*big = layouts[k].big;
@@ -438,7 +441,7 @@ cpuprof_read_mode(const unsigned char *buf, size_t len, struct profile *p,
 	uint64_t v[5], words = 3;
 	const char *why;
 
-	width = header_layout(buf, len, lenient, &big, v, &words);
+	width = header_layout(buf, len, lenient, false, &big, v, &words);
 	if (width == 0)
 		return bad_header(buf, len, err);
 	if (v[3] > CPUPROF_MAX_PERIOD && !lenient)
@@ -540,6 +543,20 @@ cpuprof_read_mode(const unsigned char *buf, size_t len, struct profile *p,
 	return 0;
 nomem:
 	return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+}
+
+int
+cpuprof_check_start(const unsigned char *buf, size_t len,
+		    enum cpuprof_mode mode, struct p2g_error *err)
+{
+	uint64_t v[5], words;
+	bool big;
+
+	if (cpuprof_neighbour(buf, len) != NULL ||
+	    header_layout(buf, len, mode == CPUPROF_LENIENT, true, &big, v,
+			  &words) != 0)
+		return 0;
+	return bad_header(buf, len, err);
 }
 
 unsigned

@@ -50,6 +50,18 @@ enum cpuprof_mode {
 int cpuprof_read_mode(const unsigned char *buf, size_t len, struct profile *p,
 		      enum cpuprof_mode mode, struct p2g_error *err);
 
+/* Bytes of a file that cpuprof_check_start() needs: a 64-bit header. */
+#define CPUPROF_START_BYTES 40
+
+/*
+ * Check the first LEN bytes of a file (CPUPROF_START_BYTES, or all of a
+ * shorter file) before the rest is read: 0 if they can start a profile
+ * of MODE, or a neighbouring format (cpuprof_neighbour()); else -1 with
+ * ERR as cpuprof_read_mode() would report the whole file.
+ */
+int cpuprof_check_start(const unsigned char *buf, size_t len,
+			enum cpuprof_mode mode, struct p2g_error *err);
+
 /*
  * What the LEN bytes at BUF are if they are a neighbouring format rather
  * than a legacy CPU profile (gzip data, a heap or contention profile,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
 #include "profcheck.h"
 #include "stacktab.h"
 
@@ -157,10 +158,11 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 
 			for (k = 0; k < nr && !in; k++)
 				in = a >= r[k].lo && a < r[k].hi;
-			n->pcs += rec->count;
+			n->pcs = count_add(n->pcs, rec->count);
 			if (in)
 				continue;
-			n->pcs_unmapped += rec->count;
+			n->pcs_unmapped = count_add(n->pcs_unmapped,
+						    rec->count);
 			/* Go pprof's remapMappingIDs() gives an address in
 			 * no mapping to the first with a nonzero offset
 			 * that has it in [start - offset, start) (unsigned),
@@ -168,8 +170,10 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 			for (k = 0; k < nr; k++)
 				if (r[k].off != 0 && r[k].lo - r[k].off <= a &&
 				    a < r[k].lo) {
-					r[k].taken += rec->count;
-					n->pcs_widened += rec->count;
+					r[k].taken = count_add(r[k].taken,
+							       rec->count);
+					n->pcs_widened = count_add(
+						n->pcs_widened, rec->count);
 					break;
 				}
 		}
@@ -235,6 +239,9 @@ differ(uint64_t a, uint64_t b, double tolerance)
 {
 	uint64_t hi = a > b ? a : b, d = a > b ? a - b : b - a;
 
+	/* a saturated sum is not exact: it cannot be said to agree */
+	if (count_saturated(a) || count_saturated(b))
+		return true;
 	return (double)d > (double)hi * tolerance / 100.0;
 }
 

@@ -49,7 +49,8 @@ struct profcheck_diff {
 
 /*
  * Compare A and B as distinct stacks with summed counts; a stack's counts
- * may differ by TOLERANCE percent of the larger.  D->pcs points into A or
+ * may differ by TOLERANCE percent of the larger.  A sum that reaches
+ * UINT64_MAX (count.h) is not exact and never agrees.  D->pcs points into A or
  * B.  Returns 0, or -1 when out of memory.
  */
 int profcheck_compare(const struct profile *a, const struct profile *b,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
 #include "cpuprof.h"
 #include "fixup.h"
 #include "layout.h"
@@ -321,7 +322,7 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 		if (e->ev != ev)
 			continue;
 		sel[n++] = e;
-		psum += stacktab_period(tab, e);
+		psum = count_add(psum, stacktab_period(tab, e));
 		pn += e->count;
 		p = addrspace_find(in->as,
 				   addrspace_space(in->as, e->space)->pid);

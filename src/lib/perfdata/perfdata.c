@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cursor.h"
+#include "extent.h"
 #include "perf_abi.h"
 #include "perfdata.h"
 #include "zstream.h"
@@ -782,6 +783,15 @@ struct perfdata *
 perfdata_open(const char *path, perfdata_warn_fn warn, void *warn_ctx,
 	      struct p2g_error *err)
 {
+	return perfdata_open_limited(path, INFLATE_RATIO_DEFAULT, warn,
+				     warn_ctx, err);
+}
+
+struct perfdata *
+perfdata_open_limited(const char *path, uint64_t max_inflate,
+		      perfdata_warn_fn warn, void *warn_ctx,
+		      struct p2g_error *err)
+{
 	struct perfdata *pd;
 	const unsigned char *p;
 	size_t avail;
@@ -795,6 +805,7 @@ perfdata_open(const char *path, perfdata_warn_fn warn, void *warn_ctx,
 	}
 	pd->warn = warn;
 	pd->warn_ctx = warn_ctx;
+	pd->max_inflate = max_inflate;
 	pd->parts = calloc(1, sizeof(*pd->parts));
 	if (pd->parts == NULL) {
 		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
@@ -832,7 +843,8 @@ perfdata_open(const char *path, perfdata_warn_fn warn, void *warn_ctx,
 	if (input_is_gzip(pd->in, err)) {
 		/* perf.data.gz: offsets are then those of the
 		 * decompressed data. */
-		if (input_gunzip(pd->in, err) < 0)
+		if (input_gunzip(pd->in, max_inflate, perfdata_extent,
+				 err) < 0)
 			goto fail;
 		pd->gzip = true;
 	} else if (err->status != P2G_OK) {
@@ -873,7 +885,7 @@ perfdata_open(const char *path, perfdata_warn_fn warn, void *warn_ctx,
 		pd->data_offset = PIPE_HEADER;
 		input_consume(pd->in, PIPE_HEADER);
 	} else {
-		if (input_make_seekable(pd->in, err) < 0)
+		if (input_make_seekable(pd->in, perfdata_extent, err) < 0)
 			goto fail;
 		if (read_file_header(pd, err) < 0)
 			goto fail;
@@ -1207,7 +1219,7 @@ compressed(struct perfdata *pd, const unsigned char *p, uint16_t size,
 				"zstd-compressed records (perf record -z): "
 				"this perf2gperf was built without libzstd");
 	if (pd->cur->z == NULL) {
-		pd->cur->z = zstream_new();
+		pd->cur->z = zstream_new(pd->max_inflate);
 		if (pd->cur->z == NULL)
 			return p2g_fail(err, P2G_NOMEM, off, "out of memory");
 	}

@@ -151,6 +151,7 @@ struct perfdata {
 	perfdata_warn_fn warn;
 	void *warn_ctx;
 	bool frozen;		/* perfdata_freeze() */
+	uint64_t max_inflate;	/* perfdata_open_limited() */
 	bool opened;		/* perfdata_open() is done: warnings name
 				   the part being read */
 };
@@ -164,6 +165,17 @@ struct perfdata {
  */
 struct perfdata *perfdata_open(const char *path, perfdata_warn_fn warn,
 			       void *warn_ctx, struct p2g_error *err);
+
+/*
+ * perfdata_open() with a bound on decompression other than
+ * INFLATE_RATIO_DEFAULT (zstream.h): the data of a .gz file and the zstd
+ * stream of perf record -z may inflate to at most MAX_INFLATE times their
+ * compressed size (0: no bound), which the message of the refusal names
+ * as perf2gperf's --max-inflate.
+ */
+struct perfdata *perfdata_open_limited(const char *path, uint64_t max_inflate,
+				       perfdata_warn_fn warn, void *warn_ctx,
+				       struct p2g_error *err);
 
 /* Close PD and free everything it owns; NULL is accepted. */
 void perfdata_close(struct perfdata *pd);
