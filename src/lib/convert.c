@@ -28,6 +28,7 @@
 
 struct conv {
 	struct perfdata *pd;	/* the input being read */
+	bool big_endian;	/* pd's byte order */
 	const struct perfdata *first;	/* the first input: events, build
 					   ids, arch */
 	unsigned input;		/* index of pd among the inputs */
@@ -198,11 +199,11 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	}
 	if (s == NULL) {
 		if (!sample_decode_brief(rec->attr, rec->data + 8,
-					 rec->size - 8u, cv->pd->big_endian,
+					 rec->size - 8u, cv->big_endian,
 					 &view)) {
 			if (sample_decode(rec->attr, rec->data + 8,
 					  rec->size - 8u, rec->offset + 8,
-					  cv->pd->big_endian, &full, err) < 0)
+					  cv->big_endian, &full, err) < 0)
 				return -1;
 			brief_of(&full, &view);
 			pfull = &full;
@@ -227,7 +228,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	if (f == NULL)
 		goto nomem;
 	n = aggregate_chain(cv->kt, &cv->co, s->callchain, s->callchain_nr,
-			    cv->pd->big_endian, f, &nraw, &cv->cc);
+			    cv->big_endian, f, &nraw, &cv->cc);
 	if (sample_space(cv, ns(cv, (int32_t)s->pid), &sid) < 0)
 		goto nomem;
 	if (cv->uw != NULL && (rec->attr->sample_type & DWARF_BITS) ==
@@ -311,7 +312,7 @@ on_record(struct conv *cv, const struct perf_record *rec,
 	cv->nspaces = 0;	/* the record may change a space */
 	if (!records_is_sideband(rec->type))
 		return 0;
-	if (records_decode(rec, cv->pd->big_endian, &sb, err) < 0)
+	if (records_decode(rec, cv->big_endian, &sb, err) < 0)
 		return -1;
 	switch (sb.type) {
 	case PERF_RECORD_MMAP:
@@ -360,7 +361,8 @@ on_event(struct conv *cv, const struct relay_item *it, struct p2g_error *err)
 	case RELAY_PROGRESS:
 		if (o->progress != NULL)
 			o->progress(o->progress_ctx, it->note.offset,
-				    cv->pd->total_size, cv->st->samples);
+				    perfdata_format(cv->pd)->total_size,
+				    cv->st->samples);
 		return 0;
 	}
 	return 0;
@@ -447,6 +449,7 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 	int ret;
 
 	cv->pd = pd;
+	cv->big_endian = perfdata_format(pd)->big_endian;
 	cv->input = (unsigned)k;
 	cv->nspaces = 0;
 	deliveries_input(&cv->dl, pd);
@@ -459,7 +462,7 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 		uo.home = o->home;
 		uo.debuginfo = o->debuginfo;
 		uo.libdw_only = o->unwind_libdw_only;
-		cv->uw = unwind_open(&uo, &pd->info, pd->big_endian);
+		cv->uw = unwind_open(&uo, perfdata_header(pd), cv->big_endian);
 		if (cv->uw == NULL)
 			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 					"out of memory");
@@ -468,14 +471,14 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 	/* Every record is used: the pages of the file stay out of the
 	 * resident set while the profile is made (they come back from the
 	 * page cache if read again). */
-	input_release(pd->in, UINT64_MAX);
+	perfdata_release(pd, UINT64_MAX);
 	unwind_close(cv->uw);
 	cv->uw = NULL;
 	if (ret < 0)
 		return -1;
-	st->records += pd->counts.records;
-	st->lost += pd->counts.lost;
-	st->unknown_id += pd->counts.unknown_id;
+	st->records += perfdata_counts(pd)->records;
+	st->lost += perfdata_counts(pd)->lost;
+	st->unknown_id += perfdata_counts(pd)->unknown_id;
 	return 0;
 }
 
@@ -541,6 +544,7 @@ convert_scan(struct perfdata *pd, struct addrspace *as, uint64_t **samples,
 	struct deliveries dl;
 	struct sideband sb;
 	struct p2g_error ignored;
+	bool be = perfdata_format(pd)->big_endian;
 	size_t i;
 	int r;
 
@@ -552,8 +556,7 @@ convert_scan(struct perfdata *pd, struct addrspace *as, uint64_t **samples,
 
 		if (rec.type == PERF_RECORD_COMM) {
 			/* A truncated COMM names no one: it is skipped. */
-			if (records_decode(&rec, pd->big_endian, &sb,
-					   &ignored) == 0 &&
+			if (records_decode(&rec, be, &sb, &ignored) == 0 &&
 			    addrspace_comm(as, sb.pid, sb.tid, sb.name,
 					   sb.namelen, false) < 0)
 				goto nomem;
@@ -567,7 +570,7 @@ convert_scan(struct perfdata *pd, struct addrspace *as, uint64_t **samples,
 			continue;
 		}
 		if (sample_decode(rec.attr, rec.data + 8, rec.size - 8u,
-				  rec.offset + 8, pd->big_endian, &s,
+				  rec.offset + 8, be, &s,
 				  err) < 0)
 			goto out;
 		if (deliveries_of(&dl, &rec, &s, s.period) < 0)
@@ -584,9 +587,9 @@ out:
 	if (r < 0)
 		perfdata_locate(pd, err);
 	/* What was counted, even when the reading failed partway. */
-	*samples = calloc(pd->nr_attrs + 1, sizeof(**samples));
+	*samples = calloc(perfdata_nattrs(pd) + 1, sizeof(**samples));
 	if (*samples != NULL)
-		for (i = 0; i < pd->nr_attrs; i++)
+		for (i = 0; i < perfdata_nattrs(pd); i++)
 			(*samples)[i] = deliveries_samples(&dl, i);
 	else if (r == 0)
 		r = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");

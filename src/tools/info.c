@@ -75,12 +75,13 @@ str(struct cursor *c, char *tmp, size_t size)
 static int
 section(const struct perfdata *pd, unsigned bit, struct cursor *c)
 {
-	const struct perf_feature_raw *r = &pd->info.raw[bit];
+	const struct perf_feature_raw *r = &perfdata_header(pd)->raw[bit];
 
-	if (!(pd->info.features[bit / 64] & (1ULL << (bit % 64))) ||
+	if (!(perfdata_header(pd)->features[bit / 64] & (1ULL << (bit % 64))) ||
 	    r->data == NULL)
 		return 0;
-	cursor_init(c, r->data, r->len, r->off, pd->big_endian);
+	cursor_init(c, r->data, r->len, r->off,
+		    perfdata_format(pd)->big_endian);
 	return 1;
 }
 
@@ -107,7 +108,7 @@ cpu_topology(const struct perfdata *pd, struct out *o)
 
 	if (!section(pd, HEADER_CPU_TOPOLOGY, &c))
 		return;
-	ncpus = pd->info.nr_cpus_avail;
+	ncpus = perfdata_header(pd)->nr_cpus_avail;
 	ncores = cursor_u32(&c);
 	for (i = 0; i < ncores && (s = str(&c, t, sizeof(t))); i++)
 		put(&oc, "# sibling sockets : %s\n", s);
@@ -243,12 +244,13 @@ group_desc(const struct perfdata *pd, struct out *o)
 		members = cursor_u32(&c);
 		if (s == NULL || !cursor_ok(&c))
 			break;
-		if (members < 2 || leader >= pd->nr_attrs)
+		if (members < 2 || leader >= perfdata_nattrs(pd))
 			continue;
 		put(o, "# group: %s{", strcmp(s, "{anon_group}") ? s : "");
-		for (k = 0; k < members && leader + k < pd->nr_attrs; k++)
+		for (k = 0;
+		     k < members && leader + k < perfdata_nattrs(pd); k++)
 			put(o, "%s%s", k ? "," : "",
-			    pd->attrs[leader + k].name);
+			    perfdata_attr(pd, leader + k)->name);
 		put(o, "}\n");
 	}
 	if (!cursor_ok(&c))
@@ -353,7 +355,8 @@ mem_topology(const struct perfdata *pd, struct out *o)
 			int on = 0;
 
 			if (k < bits) {
-				w = load64(bm + (k / 64) * 8, pd->big_endian);
+				w = load64(bm + (k / 64) * 8,
+					   perfdata_format(pd)->big_endian);
 				on = (w >> (k % 64)) & 1;
 			}
 			if (on) {
@@ -534,7 +537,7 @@ static int
 features_text(const struct perfdata *pd, char **buf, size_t *len)
 {
 	struct out o = { buf, len, 0 };
-	const uint64_t *f = pd->info.features;
+	const uint64_t *f = perfdata_header(pd)->features;
 	struct cursor c;
 	unsigned bit;
 
@@ -611,19 +614,20 @@ print_field(const char *label, const char *value)
 static void
 print_header(const struct perfdata *pd)
 {
-	const struct perf_header_info *hi = &pd->info;
+	const struct perf_header_info *hi = perfdata_header(pd);
+	const struct perfdata_format *f = perfdata_format(pd);
 
 	printf("# ========\n");
 	printf("# format         : %s, %s-endian\n",
-	       pd->pipe_mode ? "pipe" : "file (PERFILE2)",
-	       pd->big_endian ? "big" : "little");
+	       f->pipe_mode ? "pipe" : "file (PERFILE2)",
+	       f->big_endian ? "big" : "little");
 	/* (perf says 0 for a pipe-mode file) */
 	printf("# data offset    : %" PRIu64 "\n",
-	       pd->pipe_mode ? 0 : pd->data_offset);
+	       f->pipe_mode ? 0 : f->data_offset);
 	printf("# data size      : %" PRIu64 "\n",
-	       pd->pipe_mode ? 0 : pd->data_size);
+	       f->pipe_mode ? 0 : f->data_size);
 	printf("# feat offset    : %" PRIu64 "\n",
-	       pd->pipe_mode ? 0 : pd->data_offset + pd->data_size);
+	       f->pipe_mode ? 0 : f->data_offset + f->data_size);
 	if (hi->hostname)
 		print_field("hostname", hi->hostname);
 	if (hi->osrelease)
@@ -652,8 +656,8 @@ print_events(const struct perfdata *pd)
 {
 	size_t i, k;
 
-	for (i = 0; i < pd->nr_attrs; i++) {
-		const struct perf_attr *a = &pd->attrs[i];
+	for (i = 0; i < perfdata_nattrs(pd); i++) {
+		const struct perf_attr *a = perfdata_attr(pd, i);
 
 		printf("# event : name = ");
 		message_put_safe(stdout, a->name);
@@ -679,7 +683,7 @@ print_events(const struct perfdata *pd)
 static void
 print_features(const struct perfdata *pd)
 {
-	const struct perf_header_info *hi = &pd->info;
+	const struct perf_header_info *hi = perfdata_header(pd);
 	char *ft = NULL;
 	size_t flen = 0;
 	unsigned bit;
@@ -729,9 +733,9 @@ print_counts(const struct perfdata *pd, const uint64_t *samples,
 	size_t i, np = 0;
 
 	printf("# events (samples):\n");
-	for (i = 0; i < pd->nr_attrs; i++) {
+	for (i = 0; i < perfdata_nattrs(pd); i++) {
 		printf("%12" PRIu64 "  ", samples != NULL ? samples[i] : 0);
-		message_put_safe(stdout, pd->attrs[i].name);
+		message_put_safe(stdout, perfdata_attr(pd, i)->name);
 		putchar('\n');
 	}
 	printf("#\n# processes (samples, all events):\n");

@@ -137,7 +137,7 @@ output_add_identities(struct output_sink *sink, const struct perfdata *pd)
 {
 	size_t i;
 
-	for (i = 0; i < pd->nparts; i++) {
+	for (i = 0; i < perfdata_nparts(pd); i++) {
 		dev_t *nd = realloc(sink->idev, (sink->nids + 1) * sizeof(*nd));
 		ino_t *ni;
 
@@ -148,7 +148,8 @@ output_add_identities(struct output_sink *sink, const struct perfdata *pd)
 		if (ni == NULL)
 			return -1;
 		sink->iino = ni;
-		if (input_identity(pd->parts[i].in, &sink->idev[sink->nids],
+		if (input_identity(perfdata_part_input(pd, i),
+				   &sink->idev[sink->nids],
 				   &sink->iino[sink->nids]))
 			sink->nids++;
 	}

@@ -445,13 +445,16 @@ name_input(const char *name, const struct perfdata *pd)
 					  "(standard input)");
 		return;
 	}
-	for (i = 0; pd->dir != NULL && i < pd->nparts; i++) {
-		if (!input_identity(pd->parts[i].in, &dev, &ino))
+	for (i = 0; i < perfdata_nparts(pd); i++) {
+		const char *part = perfdata_part_name(pd, i);
+
+		if (part == NULL ||
+		    !input_identity(perfdata_part_input(pd, i), &dev, &ino))
 			continue;
-		s = malloc(strlen(name) + strlen(pd->parts[i].name) + 2);
+		s = malloc(strlen(name) + strlen(part) + 2);
 		if (s == NULL)
 			return;
-		sprintf(s, "%s/%s", name, pd->parts[i].name);
+		sprintf(s, "%s/%s", name, part);
 		/* kept in the table of signals.c until the end */
 		signals_name_file(dev, ino, s);
 	}

@@ -118,6 +118,7 @@ report_notes(const struct report *rp, const struct convert_stats *st,
 	     const struct convert_opts *o, const struct perfdata *pd)
 {
 	const char *name = rp->name;
+	const char *arch = perfdata_header(pd)->arch;
 
 	if (st->other_events)
 		message_warning(name, P2G_NO_OFFSET,
@@ -134,7 +135,7 @@ report_notes(const struct report *rp, const struct convert_stats *st,
 				"machine or ABI this version cannot unwind "
 				"(%s): they hold only the sampled IP",
 				st->dwarf_unsupported,
-				pd->info.arch ? pd->info.arch : "unknown");
+				arch ? arch : "unknown");
 	if (st->dwarf_no_binary + st->dwarf_partial > 0 &&
 	    st->dwarf_samples > 0)
 		message_note(name,

@@ -89,24 +89,27 @@ room_for_event(struct deliveries *d, size_t ev)
 static int32_t
 event_of(struct deliveries *d, const struct perf_attr *a)
 {
-	size_t x = (size_t)(a - d->pd->attrs), i;
+	size_t x = a->index, i, n;
 
 	if (d->pd == d->first)
 		return (int32_t)x;
 	if (x >= d->nmap) {
-		int32_t *nm = realloc(d->map, d->pd->nr_attrs * sizeof(*nm));
+		int32_t *nm;
 
+		n = perfdata_nattrs(d->pd);
+		nm = realloc(d->map, n * sizeof(*nm));
 		if (nm == NULL)
 			return -3;
 		d->map = nm;
-		for (i = d->nmap; i < d->pd->nr_attrs; i++)
+		for (i = d->nmap; i < n; i++)
 			d->map[i] = -2;
-		d->nmap = d->pd->nr_attrs;
+		d->nmap = n;
 	}
 	if (d->map[x] == -2) {
 		d->map[x] = -1;
-		for (i = 0; i < d->first->nr_attrs; i++)
-			if (strcmp(d->first->attrs[i].name, a->name) == 0) {
+		for (i = 0; i < perfdata_nattrs(d->first); i++)
+			if (strcmp(perfdata_attr(d->first, i)->name,
+				   a->name) == 0) {
 				d->map[x] = (int32_t)i;
 				break;
 			}
@@ -197,7 +200,7 @@ deliveries_of(struct deliveries *d, const struct perf_record *rec,
 int
 deliveries_undecodable(struct deliveries *d, const struct perf_record *rec)
 {
-	size_t ev = (size_t)(rec->attr - d->pd->attrs);
+	size_t ev = rec->attr->index;
 
 	/* Only the first input's events are chosen from. */
 	if (d->pd != d->first)

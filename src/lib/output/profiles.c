@@ -47,37 +47,39 @@ pick_event(struct prof *pf, uint32_t *ev, struct p2g_error *err)
 	size_t i;
 	int ret = 0;
 
-	if (pd->nr_attrs == 0)
+	if (perfdata_nattrs(pd) == 0)
 		return p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
 				"the file describes no events");
-	used = calloc(pd->nr_attrs, sizeof(*used));
+	used = calloc(perfdata_nattrs(pd), sizeof(*used));
 	if (used == NULL)
 		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 				"out of memory");
 	for (i = 0; i < stacktab_nr(tab); i++)
 		used[stacktab_entries(tab)[i].ev] +=
 			stacktab_entries(tab)[i].count;
-	for (i = 0; i < pd->nr_attrs; i++) {
+	for (i = 0; i < perfdata_nattrs(pd); i++) {
 		if (pf->in->o->event != NULL) {
-			if (attr_matches(&pd->attrs[i], pf->in->o->event))
+			if (attr_matches(perfdata_attr(pd, i),
+					 pf->in->o->event))
 				break;
-		} else if (pd->attrs[i].sample_period != 0 &&
+		} else if (perfdata_attr(pd, i)->sample_period != 0 &&
 			   (used[i] > 0 ||
 			    deliveries_samples(pf->in->dl, i) > 0)) {
 			break;
 		}
 	}
-	if (i == pd->nr_attrs) {
+	if (i == perfdata_nattrs(pd)) {
 		if (pf->in->o->event != NULL) {
 			char names[256] = "";
 			size_t k, len = 0;
 
-			for (k = 0; k < pd->nr_attrs && len < sizeof(names);
+			for (k = 0;
+			     k < perfdata_nattrs(pd) && len < sizeof(names);
 			     k++)
 				len += (size_t)snprintf(
 					names + len, sizeof(names) - len,
 					"%s%s", k ? ", " : "",
-					pd->attrs[k].name);
+					perfdata_attr(pd, k)->name);
 			ret = p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
 				       "no event named \"%s\" (the file has: "
 				       "%s)", pf->in->o->event, names);
@@ -85,12 +87,13 @@ pick_event(struct prof *pf, uint32_t *ev, struct p2g_error *err)
 			ret = p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
 				       "no samples in the file");
 		}
-	} else if (pd->attrs[i].unknown_bits) {
+	} else if (perfdata_attr(pd, i)->unknown_bits) {
+		const struct perf_attr *a = perfdata_attr(pd, i);
+
 		ret = p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
 			       "event %s has sample_type bits 0x%llx that "
-			       "this version cannot lay out",
-			       pd->attrs[i].name,
-			       (unsigned long long)(pd->attrs[i].sample_type &
+			       "this version cannot lay out", a->name,
+			       (unsigned long long)(a->sample_type &
 						    ~PERF_SAMPLE_KNOWN_MASK));
 	}
 	*ev = (uint32_t)i;
@@ -125,15 +128,15 @@ emit(struct prof *pf, struct stack_entry **e, size_t n,
 	profile_init(&out);
 	memset(&lo, 0, sizeof(lo));
 	lo.slot_bytes = st->slot_bits / 8;
-	lo.info = &pf->in->first->info;
+	lo.info = perfdata_header(pf->in->first);
 	lo.period_unit = o->weight == CONVERT_WEIGHT_PERIOD ? pf->period_unit
 							    : 0;
 	/* The kernel's mapping is named where Debian's debug package puts
 	 * vmlinux (and perf looks for it), so that pprof finds it there, by
 	 * build id or by name in PPROF_BINARY_PATH. */
-	if (pf->in->first->info.osrelease != NULL) {
+	if (perfdata_header(pf->in->first)->osrelease != NULL) {
 		snprintf(kpath, sizeof(kpath), "/usr/lib/debug/boot/vmlinux-%s",
-			 pf->in->first->info.osrelease);
+			 perfdata_header(pf->in->first)->osrelease);
 		lo.kernel_path = kpath;
 	} else {
 		lo.kernel_path = "vmlinux";
@@ -180,7 +183,9 @@ emit(struct prof *pf, struct stack_entry **e, size_t n,
 	case CONVERT_ORDER_LITTLE: out.big_endian = false; break;
 	case CONVERT_ORDER_BIG: out.big_endian = true; break;
 	case CONVERT_ORDER_NATIVE: out.big_endian = WORDS_BIGENDIAN_P; break;
-	default: out.big_endian = pf->in->first->big_endian; break;
+	default:
+		out.big_endian = perfdata_format(pf->in->first)->big_endian;
+		break;
 	}
 	out.period_us = st->period_us;
 	for (i = 0; i < out.nrecs; i++)
@@ -210,12 +215,13 @@ static int
 set_period(struct prof *pf, uint32_t ev, uint64_t psum, uint64_t pn,
 	   struct p2g_error *err)
 {
-	const struct perf_attr *event = &pf->in->first->attrs[ev];
+	const struct perf_attr *event = perfdata_attr(pf->in->first, ev);
 	struct convert_stats *st = pf->st;
 	int32_t by = deliveries_sampled_by(pf->in->dl, ev);
 
 	st->period_us = pf->in->o->period_us ? pf->in->o->period_us
-		: attr_period_us(by >= 0 ? &pf->in->first->attrs[by] : event);
+		: attr_period_us(by >= 0 ? perfdata_attr(pf->in->first, by)
+					 : event);
 	if (st->period_us == 0) {
 		st->period_us = 1;
 		st->period_guessed = true;
@@ -295,17 +301,18 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 	pf.in = in;
 	pf.st = st;
 	pf.period_unit = 0;
-	for (i = 0; i < in->first->nr_attrs; i++)
+	for (i = 0; i < perfdata_nattrs(in->first); i++)
 		st->nr_sampling_events +=
-			in->first->attrs[i].sample_period != 0;
+			perfdata_attr(in->first, i)->sample_period != 0;
 	if (pick_event(&pf, &ev, err) < 0)
 		goto out;
-	event = &in->first->attrs[ev];
+	event = perfdata_attr(in->first, ev);
 	st->event = event;
 	st->samples_event = deliveries_samples(in->dl, ev);
 	st->slot_bits = in->o->slot_bits
 				? in->o->slot_bits
-				: cpuprof_slot_bits(in->first->info.arch);
+				: cpuprof_slot_bits(
+					  perfdata_header(in->first)->arch);
 
 	/* The stacks of the event, and their processes (with --split,
 	 * room for a second list: one process's). */

@@ -27,6 +27,7 @@ attr_decode(struct cursor *c, uint64_t size, struct perf_attr *a)
 	size_t have;
 
 	memset(a, 0, sizeof(*a));
+	a->big_endian = c->big_endian;
 	if (size == 0)
 		size = PERF_ATTR_SIZE_VER0;
 	if (size < PERF_ATTR_SIZE_VER0) {

@@ -28,6 +28,10 @@ struct perf_attr {
 	uint64_t sample_regs_user;
 	uint32_t sample_stack_user;
 	uint64_t sample_regs_intr;
+	bool big_endian;	/* the byte order of the attr and of its
+				   event's records */
+	uint32_t index;		/* its number among the attrs of its
+				   file (perfdata_attr()) */
 
 	char *name;		/* owned; never NULL after attr_finish() */
 	uint64_t *ids;		/* owned */

@@ -31,7 +31,8 @@ struct order_entry {		/* 32 bytes: the type and misc are read */
 	uint64_t offset;	/* of the record in the file */
 	const unsigned char *data;	/* the record, or its copy in a
 					   chunk (order.c) */
-	int32_t attr;		/* index in the file's attrs, or -1 */
+	int32_t attr;		/* index in the file's attrs (and in
+				   order.attrs), or -1 */
 	uint16_t size;		/* the record's */
 	uint16_t copied;	/* 1: data is a copy; 0: lasting */
 };
@@ -42,6 +43,11 @@ struct order_run {		/* entries [cur, end) of the array */
 
 struct order {
 	struct order_entry *v;	/* entries in file order */
+	bool big_endian;	/* the records' byte order */
+	/* The attrs of the records queued, by their index: the entries
+	 * keep only the index.  An attr stays where it is (perfdata.h). */
+	struct perf_attr **attrs;
+	size_t nattrs;
 	size_t len, cap;	/* used (given back ones included), room */
 	struct order_run *runs;	/* in file order */
 	size_t nruns, cap_runs;
@@ -85,13 +91,14 @@ chunk_of(const unsigned char *copy)
 }
 
 struct order *
-order_new(size_t max_bytes)
+order_new(size_t max_bytes, bool big_endian)
 {
 	struct order *q = calloc(1, sizeof(*q));
 
 	if (q == NULL)
 		return NULL;
 	q->max_bytes = max_bytes;
+	q->big_endian = big_endian;
 	q->rival = SIZE_MAX;
 	return q;
 }
@@ -131,6 +138,7 @@ order_free(struct order *q)
 	free(q->v);
 	free(q->runs);
 	free(q->heap);
+	free(q->attrs);
 	free(q);
 }
 
@@ -190,22 +198,20 @@ earliest(const struct order *q)
 
 /* Hand entry E on to FN, and let go of its copy. */
 static inline int
-hand(struct order *q, struct perfdata *pd, const struct order_entry *e,
+hand(struct order *q, const struct order_entry *e,
      order_fn fn, void *ctx, struct p2g_error *err)
 {
 	struct order_chunk *c = e->copied ? chunk_of(e->data) : NULL;
 	struct perf_record rec;
 	int ret;
 
-	rec.type = load32(e->data, pd->big_endian);
-	rec.misc = load16(e->data + 4, pd->big_endian);
+	rec.type = load32(e->data, q->big_endian);
+	rec.misc = load16(e->data + 4, q->big_endian);
 	rec.size = e->size;
 	rec.offset = e->offset;
 	rec.data = e->data;
 	rec.lasting = !e->copied;
-	rec.attr = e->attr >= 0 && (size_t)e->attr < pd->nr_attrs
-			   ? &pd->attrs[e->attr]
-			   : NULL;
+	rec.attr = e->attr >= 0 ? q->attrs[e->attr] : NULL;
 	ret = fn(ctx, &rec, err);
 	if (c != NULL && --c->live == 0 && c != q->cur) {
 		if (q->spare == NULL) {
@@ -270,19 +276,19 @@ fetch(const unsigned char *next)
 
 /* Give back the earliest record held and hand it on at once. */
 static int
-pop(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
+pop(struct order *q, order_fn fn, void *ctx,
     struct p2g_error *err)
 {
 	const struct order_entry *e = take(q);
 
 	if (q->n > 0)
 		fetch(earliest(q)->data);
-	return hand(q, pd, e, fn, ctx, err);
+	return hand(q, e, fn, ctx, err);
 }
 
 /* Hand on the earliest due record (there is one). */
 static int
-hand_one_due(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
+hand_one_due(struct order *q, order_fn fn, void *ctx,
 	     struct p2g_error *err)
 {
 	const struct order_entry *e = &q->due[q->due_head++];
@@ -292,38 +298,38 @@ hand_one_due(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
 		fetch(q->due[q->due_head].data);
 	else
 		q->due_head = q->due_len = 0;
-	return hand(q, pd, e, fn, ctx, err);
+	return hand(q, e, fn, ctx, err);
 }
 
 /* Hand on every due record. */
 static int
-hand_due(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
+hand_due(struct order *q, order_fn fn, void *ctx,
 	 struct p2g_error *err)
 {
 	while (q->due_len > 0)
-		if (hand_one_due(q, pd, fn, ctx, err) < 0)
+		if (hand_one_due(q, fn, ctx, err) < 0)
 			return -1;
 	return 0;
 }
 
 int
-order_pass(struct order *q, struct perfdata *pd, const struct perf_record *rec,
+order_pass(struct order *q, const struct perf_record *rec,
 	   order_fn fn, void *ctx, struct p2g_error *err)
 {
-	if (hand_due(q, pd, fn, ctx, err) < 0)
+	if (hand_due(q, fn, ctx, err) < 0)
 		return -1;
 	return fn(ctx, rec, err);
 }
 
 /* Give back the records with a time up to LIMIT, after those due. */
 static int
-flush_upto(struct order *q, struct perfdata *pd, uint64_t limit, order_fn fn,
+flush_upto(struct order *q, uint64_t limit, order_fn fn,
 	   void *ctx, struct p2g_error *err)
 {
-	if (hand_due(q, pd, fn, ctx, err) < 0)
+	if (hand_due(q, fn, ctx, err) < 0)
 		return -1;
 	while (q->n > 0 && earliest(q)->time <= limit)
-		if (pop(q, pd, fn, ctx, err) < 0)
+		if (pop(q, fn, ctx, err) < 0)
 			return -1;
 	return 0;
 }
@@ -433,8 +439,31 @@ copy_record(struct order *q, const struct perf_record *rec)
 	return d;
 }
 
+/* The index of attr A in q->attrs, which it joins if new; -2 when out of
+ * memory. */
+static inline int32_t
+attr_index(struct order *q, struct perf_attr *a)
+{
+	size_t i = a->index, n;
+	struct perf_attr **na;
+
+	if (i < q->nattrs && q->attrs[i] == a)
+		return (int32_t)i;
+	if (i >= q->nattrs) {
+		n = i + 1 > 2 * q->nattrs ? i + 1 : 2 * q->nattrs;
+		na = realloc(q->attrs, n * sizeof(*na));
+		if (na == NULL)
+			return -2;
+		memset(na + q->nattrs, 0, (n - q->nattrs) * sizeof(*na));
+		q->attrs = na;
+		q->nattrs = n;
+	}
+	q->attrs[i] = a;
+	return (int32_t)i;
+}
+
 int
-order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
+order_push(struct order *q, const struct perf_record *rec,
 	   uint64_t time, order_fn fn, void *ctx, struct p2g_error *err)
 {
 	struct order_entry *e;
@@ -450,10 +479,10 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 	if (q->bytes + rec->size > q->max_bytes && q->n > 0) {
 		size_t half = (q->n + 1) / 2;
 
-		if (hand_due(q, pd, fn, ctx, err) < 0)
+		if (hand_due(q, fn, ctx, err) < 0)
 			return -1;
 		while (half-- > 0)
-			if (pop(q, pd, fn, ctx, err) < 0)
+			if (pop(q, fn, ctx, err) < 0)
 				return -1;
 	}
 	if (make_room(q) < 0)
@@ -470,7 +499,9 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 	e = &q->v[q->len];
 	e->time = time;
 	e->offset = rec->offset;
-	e->attr = rec->attr ? (int32_t)(rec->attr - pd->attrs) : -1;
+	e->attr = rec->attr != NULL ? attr_index(q, rec->attr) : -1;
+	if (e->attr == -2)
+		goto nomem;
 	e->size = rec->size;
 	e->copied = !rec->lasting;
 	if (rec->lasting) {
@@ -497,10 +528,10 @@ order_push(struct order *q, struct perfdata *pd, const struct perf_record *rec,
 	if (q->due_len > 0) {
 		for (q->credit += q->pace; q->credit >= 256 && q->due_len > 0;
 		     q->credit -= 256)
-			if (hand_one_due(q, pd, fn, ctx, err) < 0)
+			if (hand_one_due(q, fn, ctx, err) < 0)
 				return -1;
 		while (q->due_bytes > q->max_bytes)
-			if (hand_one_due(q, pd, fn, ctx, err) < 0)
+			if (hand_one_due(q, fn, ctx, err) < 0)
 				return -1;
 	}
 	return 0;
@@ -558,10 +589,10 @@ order_round(struct order *q, struct p2g_error *err)
 }
 
 int
-order_flush(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
+order_flush(struct order *q, order_fn fn, void *ctx,
 	    struct p2g_error *err)
 {
-	return flush_upto(q, pd, UINT64_MAX, fn, ctx, err);
+	return flush_upto(q, UINT64_MAX, fn, ctx, err);
 }
 
 uint64_t

@@ -27,6 +27,7 @@
 #ifndef P2G_ORDER_H
 #define P2G_ORDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,17 +51,16 @@ struct order_state {
 typedef int (*order_fn)(void *ctx, const struct perf_record *rec,
 			struct p2g_error *err);
 
-/* An empty queue holding at most MAX_BYTES of records; NULL when out of
- * memory.  Free it with order_free() (NULL is accepted), which drops the
- * records still held. */
-struct order *order_new(size_t max_bytes);
+/* An empty queue holding at most MAX_BYTES of records of the byte order
+ * BIG_ENDIAN; NULL when out of memory.  Free it with order_free() (NULL is
+ * accepted), which drops the records still held. */
+struct order *order_new(size_t max_bytes, bool big_endian);
 void order_free(struct order *q);
 
 /* Queue REC (copied unless lasting) at TIME.  Records flushed because of
  * the bound go to FN.  0, or -1 with ERR set. */
-int order_push(struct order *q, struct perfdata *pd,
-	       const struct perf_record *rec, uint64_t time, order_fn fn,
-	       void *ctx, struct p2g_error *err);
+int order_push(struct order *q, const struct perf_record *rec,
+	       uint64_t time, order_fn fn, void *ctx, struct p2g_error *err);
 
 /* A FINISHED_ROUND: give back what can no longer be overtaken.  Those
  * records are handed on later, to the FN of the calls that follow: a few
@@ -72,13 +72,11 @@ int order_round(struct order *q, struct p2g_error *err);
 /* A record that is not held back (it has no time): it goes to FN after
  * every record given back before it, as perf delivers such a record at
  * once.  0, or -1 with ERR set (FN's, or its own). */
-int order_pass(struct order *q, struct perfdata *pd,
-	       const struct perf_record *rec, order_fn fn, void *ctx,
-	       struct p2g_error *err);
+int order_pass(struct order *q, const struct perf_record *rec, order_fn fn,
+	       void *ctx, struct p2g_error *err);
 
 /* The end of the data: give back everything. */
-int order_flush(struct order *q, struct perfdata *pd, order_fn fn, void *ctx,
-		struct p2g_error *err);
+int order_flush(struct order *q, order_fn fn, void *ctx, struct p2g_error *err);
 
 /* The file offset of the earliest record (in file order) still held, or
  * DFLT when none is. */

@@ -17,11 +17,7 @@
 
 #include "attr.h"
 #include "error.h"
-#include "hashtab.h"
-#include "input.h"
 #include "perf_abi.h"
-
-struct zstream;
 
 struct perf_build_id {
 	int32_t pid;
@@ -81,79 +77,23 @@ struct perfdata_counts {
 typedef void (*perfdata_warn_fn)(void *ctx, const char *part,
 				 uint64_t offset, const char *msg);
 
-/*
- * One file of the input: the file itself, or one of a perf.data
- * directory's ("data", which holds the header, and data.0, data.1, ...).
- * A directory's files are all open at once and merged by time as they
- * are read (perfdata_next()).
- */
-struct perf_part {
-	struct input *in;
-	struct zstream *z;	/* perf record -z data, once seen */
-	uint64_t data_end;	/* UINT64_MAX: up to end of file */
-	bool salvage;		/* data.size was 0: read what is there */
-	struct perf_record head;	/* its next record (directory) */
-	bool has_head;
-	uint64_t next_release;	/* where its pages are given back next */
-	char name[24];		/* "data", "data.0", ...; "" for a file */
-	/* Its input's bytes, when mapped (input_map()), once looked up. */
-	bool map_known;
-	const unsigned char *map;
-	uint64_t map_size;
-};
+/* The handle of one perf.data input (perfdata.c); opaque. */
+struct perfdata;
+struct input;
 
-/*
- * In a directory, the offset of a record carries the number of its file
- * (0 for "data", N + 1 for data.N) above PERFDATA_PART_SHIFT;
- * perfdata_where() takes it apart, and perfdata_locate() does for an
- * error.
- */
-#define PERFDATA_PART_SHIFT 48
-
-struct perfdata {
-	struct input *in;	/* the file with the header: parts[0].in */
+/* What the header of an input says, and how it is read: fixed once
+ * perfdata_open() has returned. */
+struct perfdata_format {
 	bool pipe_mode;
 	bool gzip;		/* read through gzip: offsets are of the
 				   decompressed data */
 	bool big_endian;
+	bool directory;		/* a perf.data directory */
 	uint64_t header_size;
 	uint64_t attr_size;
 	uint64_t data_offset;
 	uint64_t data_size;
-	bool done;
-
-	struct perf_attr *attrs;
-	size_t nr_attrs;
-	/* id -> attr index: the ids met, found by id_index (hashtab.h) */
-	struct perf_id {
-		uint64_t id;
-		uint32_t attr;
-	} *ids;			/* in the order met */
-	size_t nids, cap_ids;
-	struct hashtab id_index;
-
-	struct perf_header_info info;
-	struct perfdata_counts counts;
-	/* The files read: one, or a directory's (DIR is then its path);
-	 * CUR is the one being read.  HEAP orders the directory's files
-	 * not yet at their end by the time of their head (or of their last
-	 * head that had one), the earliest first. */
-	struct perf_part *parts, *cur;
-	size_t nparts;
-	struct part_key {
-		uint64_t time;
-		uint32_t part;
-	} *heap;
-	size_t nheap;
-	char *dir;
 	uint64_t total_size;	/* of all the files; UINT64_MAX if unknown */
-
-	perfdata_warn_fn warn;
-	void *warn_ctx;
-	bool frozen;		/* perfdata_freeze() */
-	uint64_t max_inflate;	/* perfdata_open_limited() */
-	bool opened;		/* perfdata_open() is done: warnings name
-				   the part being read */
 };
 
 /*
@@ -177,15 +117,26 @@ struct perfdata *perfdata_open_limited(const char *path, uint64_t max_inflate,
 				       perfdata_warn_fn warn, void *warn_ctx,
 				       struct p2g_error *err);
 
+/*
+ * perfdata_open() with a bound on decompression other than
+ * INFLATE_RATIO_DEFAULT (zstream.h): the data of a .gz file and the zstd
+ * stream of perf record -z may inflate to at most MAX_INFLATE times their
+ * compressed size (0: no bound), which the message of the refusal names
+ * as perf2gperf's --max-inflate.
+ */
+struct perfdata *perfdata_open_limited(const char *path, uint64_t max_inflate,
+				       perfdata_warn_fn warn, void *warn_ctx,
+				       struct p2g_error *err);
+
 /* Close PD and free everything it owns; NULL is accepted. */
 void perfdata_close(struct perfdata *pd);
 
 /*
  * Fetch the next record of the data section into REC: a kernel record,
  * or a FINISHED_ROUND (other records that perf itself writes are read
- * here and not returned).  Returns 1 for a record, 0 at the end of the
- * data, -1 on error, 2 when a frozen PD stops before a record that
- * would change it (perfdata_freeze()).
+ * here and not returned).  Returns 1 for a record, 0 when there is none
+ * to return (at the end of the data, or when a frozen PD stops before a
+ * record: perfdata_held() tells which), -1 on error.
  */
 int perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		  struct p2g_error *err);
@@ -193,12 +144,21 @@ int perfdata_next(struct perfdata *pd, struct perf_record *rec,
 /*
  * While PD is frozen, perfdata_next() on a mapped input leaves a record
  * that would change the handle (an attr, a feature, build ids,
- * compressed data) unread and returns 2: its records are then used on
+ * compressed data) unread and returns 0: its records are then used on
  * another thread than the one that reads them (reader.h), which relies
  * on the attrs, ids and header info staying as they are.  The record is
  * read once PD is thawed.
  */
 void perfdata_freeze(struct perfdata *pd, bool frozen);
+
+/* Whether the last perfdata_next() returned 0 because PD is frozen before
+ * a record that would change it, not at the end of the data. */
+bool perfdata_held(const struct perfdata *pd);
+
+/* Whether PD can be read frozen, on another thread than its records'
+ * user: a mapped perf.data file (not pipe mode, gzip or a directory)
+ * whose records stay where they are, with no compressed data pending. */
+bool perfdata_can_freeze(const struct perfdata *pd);
 
 /* The function that hears PD's warnings, and its context. */
 void perfdata_get_warn(const struct perfdata *pd, perfdata_warn_fn *fn,
@@ -209,8 +169,7 @@ void perfdata_set_warn(struct perfdata *pd, perfdata_warn_fn fn, void *ctx);
  * another kernel record with a sample_id_all trailer holding TIME).
  * Inline: the reading asks it of every record. */
 static inline int
-perfdata_record_time(const struct perfdata *pd,
-		     const struct perf_record *rec, uint64_t *time)
+perfdata_record_time(const struct perf_record *rec, uint64_t *time)
 {
 	const struct perf_attr *a = rec->attr;
 	uint64_t st;
@@ -232,7 +191,7 @@ perfdata_record_time(const struct perfdata *pd,
 	}
 	if (pos + 8 > rec->size)
 		return 0;
-	*time = load64(rec->data + pos, pd->big_endian);
+	*time = load64(rec->data + pos, a->big_endian);
 	return 1;
 }
 
@@ -250,10 +209,31 @@ void perfdata_locate(const struct perfdata *pd, struct p2g_error *err);
 /* How many bytes of the files have been read. */
 uint64_t perfdata_done(const struct perfdata *pd);
 
-/* The attr that a sample body (the bytes after the record header) belongs
- * to, or NULL if its id matches none. */
-struct perf_attr *perfdata_sample_attr(struct perfdata *pd,
-				       const unsigned char *body, size_t len);
+/* Give back the pages of a mapped file before offset UPTO (of a record
+ * returned; UINT64_MAX: all): see input_release(). */
+void perfdata_release(struct perfdata *pd, uint64_t upto);
+
+/* What the header of PD says (perfdata_format above). */
+const struct perfdata_format *perfdata_format(const struct perfdata *pd);
+
+/* What PD's feature sections say. */
+const struct perf_header_info *perfdata_header(const struct perfdata *pd);
+
+/* The counts of the records read so far. */
+const struct perfdata_counts *perfdata_counts(const struct perfdata *pd);
+
+/* The number of PD's attrs, and attr I of them (I < perfdata_nattrs();
+ * its index field is I).  An attr stays where it is while PD lives; more
+ * may come with the records in pipe mode. */
+size_t perfdata_nattrs(const struct perfdata *pd);
+const struct perf_attr *perfdata_attr(const struct perfdata *pd, size_t i);
+
+/* The files PD reads (one, or a perf.data directory's: "data", data.0,
+ * ...), file I of them, and its name in the directory (NULL when PD is
+ * not a directory). */
+size_t perfdata_nparts(const struct perfdata *pd);
+const struct input *perfdata_part_input(const struct perfdata *pd, size_t i);
+const char *perfdata_part_name(const struct perfdata *pd, size_t i);
 
 /*
  * The attr of event id ID (as PERF_SAMPLE_READ names a counter), and in

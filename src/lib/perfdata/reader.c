@@ -62,6 +62,7 @@ enum mode {
 struct reader {
 	/* The caller's side. */
 	struct perfdata *pd;
+	const struct perfdata_format *fmt;	/* PD's */
 	struct reader_opts o;
 	perfdata_warn_fn warn;	/* PD's own, given back at the end */
 	void *warn_ctx;
@@ -206,7 +207,7 @@ hand_over(void *ctx, const struct perf_record *rec, struct p2g_error *err)
 		return p2g_fail(err, P2G_IO, rec->offset, "stopped");
 	if (rec->type == PERF_RECORD_SAMPLE &&
 	    sample_decode_brief(rec->attr, rec->data + 8, rec->size - 8u,
-				r->pd->big_endian, &it->s))
+				r->fmt->big_endian, &it->s))
 		it->kind = RELAY_SAMPLE;
 	return 0;
 }
@@ -229,10 +230,10 @@ on_warn(void *ctx, const char *part, uint64_t off, const char *msg)
  * order gives back for it; records without a real time (0 in the
  * records perf makes up for what ran before it started) go at once, as
  * perf delivers them.  Returns 1 for a record read, 0 at the end of the
- * data (every record given), -1 on error, 2 when a frozen PD stops
- * before a record.  Pages of a mapped input are released behind the
- * records still held, those of the relay RL, or without RL those of
- * the step's events, which the caller has yet to use.
+ * data (every record given) or when a frozen PD stops before a record
+ * (perfdata_held()), -1 on error.  Pages of a mapped input are released
+ * behind the records still held, those of the relay RL, or without RL
+ * those of the step's events, which the caller has yet to use.
  */
 static int
 read_step(struct reader *r, struct relay *rl, order_fn fn,
@@ -245,20 +246,20 @@ read_step(struct reader *r, struct relay *rl, order_fn fn,
 	int k;
 
 	k = perfdata_next(pd, &rec, err);
-	if (k == 0)
-		return order_flush(rs->q, pd, fn, r, err) < 0 ? -1 : 0;
+	if (k == 0 && !perfdata_held(pd))
+		return order_flush(rs->q, fn, r, err) < 0 ? -1 : 0;
 	if (k != 1)
 		return k;
 	if (rec.type == PERF_RECORD_FINISHED_ROUND) {
 		/* The rounds of a perf.data directory's files (if perf ever
 		 * writes them there) tell only of their own file. */
-		if (pd->dir == NULL && order_round(rs->q, err) < 0)
+		if (!r->fmt->directory && order_round(rs->q, err) < 0)
 			return -1;
-	} else if (perfdata_record_time(pd, &rec, &t) && t != 0 &&
+	} else if (perfdata_record_time(&rec, &t) && t != 0 &&
 		   t != UINT64_MAX) {
-		if (order_push(rs->q, pd, &rec, t, fn, r, err) < 0)
+		if (order_push(rs->q, &rec, t, fn, r, err) < 0)
 			return -1;
-	} else if (order_pass(rs->q, pd, &rec, fn, r, err) < 0) {
+	} else if (order_pass(rs->q, &rec, fn, r, err) < 0) {
 		return -1;
 	}
 	if (rec.lasting && rec.offset >= rs->next_release) {
@@ -267,7 +268,7 @@ read_step(struct reader *r, struct relay *rl, order_fn fn,
 			upto = relay_oldest(rl, upto);
 		else if (r->loc.min_off < upto)
 			upto = r->loc.min_off;
-		input_release(pd->in, upto);
+		perfdata_release(pd, upto);
 		rs->next_release = rec.offset + RELEASE_STEP;
 	}
 	if (r->o.progress && (rs->seen += rec.size) >= rs->next_progress) {
@@ -293,8 +294,8 @@ reader_main(void *arg)
 	       1)
 		;
 	relay_finish(r->rl, k < 0 ? RELAY_END_ERROR
-			   : k > 0 ? RELAY_END_HANDOVER
-				   : RELAY_END_DATA,
+			   : perfdata_held(r->pd) ? RELAY_END_HANDOVER
+						  : RELAY_END_DATA,
 		     &r->err);
 	return NULL;
 }
@@ -309,10 +310,7 @@ reader_main(void *arg)
 static bool
 can_thread(const struct reader *r)
 {
-	const struct perfdata *pd = r->pd;
-
-	return r->o.threads && input_mapped(pd->in) && !pd->pipe_mode &&
-	       !pd->gzip && pd->dir == NULL && pd->cur->z == NULL &&
+	return r->o.threads && perfdata_can_freeze(r->pd) &&
 	       sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
@@ -362,9 +360,10 @@ reader_open(struct perfdata *pd, const struct reader_opts *o)
 		return NULL;
 	memset(r, 0, sizeof(*r));
 	r->pd = pd;
+	r->fmt = perfdata_format(pd);
 	r->o = *o;
-	r->rs.q = order_new(o->order_bytes ? o->order_bytes
-					   : ORDER_MAX_BYTES);
+	r->rs.q = order_new(o->order_bytes ? o->order_bytes : ORDER_MAX_BYTES,
+			    r->fmt->big_endian);
 	if (r->rs.q == NULL) {
 		free(r);
 		return NULL;
