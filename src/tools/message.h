@@ -19,10 +19,6 @@ extern bool message_quiet;
  * \xHH: strings from an input file may hold anything. */
 void message_put_safe(FILE *f, const char *s);
 
-/* The same for text of several lines: each line escaped, the newlines
- * kept. */
-void message_put_safe_text(FILE *f, const char *s);
-
 /* Report ERR about FILE on stderr. */
 void message_error(const char *file, const struct p2g_error *err);
 
