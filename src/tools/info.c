@@ -21,16 +21,71 @@
 #include "message.h"
 #include "perf_abi.h"
 
-/* ---- the feature sections, as text in a buffer ------------------------- */
+/* ---- the feature sections, as text ------------------------------------- */
+
+/*
+ * Where the text goes: a buffer (BUF, *LEN bytes), or, with F, a stream,
+ * a line at a time, with its non-printable bytes escaped, and only the
+ * first LINE_MAX - 1 bytes of a line.  A line longer than that could come
+ * only from crafted input (say an event group naming every event of the
+ * file, for each of thousands of groups): the stream keeps what --info
+ * prints and the memory it takes linear in the input.
+ */
+#define LINE_MAX_ 4096
 
 struct out {
 	char **buf;
 	size_t *len;
 	int failed;
+	FILE *f;
+	char line[LINE_MAX_];
+	size_t n;		/* bytes in LINE */
 };
 
 static void
 put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The text of O's current line, escaped, and a newline. */
+static void
+end_line(struct out *o)
+{
+	o->line[o->n] = '\0';
+	message_put_safe(o->f, o->line);
+	putc('\n', o->f);
+	o->n = 0;
+}
+
+/* Whether O's current line takes no more bytes. */
+static bool
+line_full(const struct out *o)
+{
+	return o->f != NULL && o->n == LINE_MAX_ - 1;
+}
+
+/* FMT, N bytes with the arguments from AP, to O's stream. */
+static void
+put_stream(struct out *o, const char *fmt, int n, va_list ap)
+{
+	char small[256], *p = small, *s;
+
+	if (n < 0) {
+		o->failed = 1;
+		return;
+	}
+	if ((size_t)n >= sizeof(small) && (p = malloc((size_t)n + 1)) == NULL) {
+		o->failed = 1;
+		return;
+	}
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	for (s = p; *s != '\0'; s++) {
+		if (*s == '\n')
+			end_line(o);
+		else if (o->n < LINE_MAX_ - 1)
+			o->line[o->n++] = *s;
+	}
+	if (p != small)
+		free(p);
+}
 
 static void
 put(struct out *o, const char *fmt, ...)
@@ -44,6 +99,12 @@ put(struct out *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
+	if (o->f != NULL) {
+		va_start(ap, fmt);
+		put_stream(o, fmt, n, ap);
+		va_end(ap);
+		return;
+	}
 	nb = n < 0 ? NULL : realloc(*o->buf, *o->len + (size_t)n + 1);
 	if (nb == NULL) {
 		o->failed = 1;
@@ -103,8 +164,9 @@ cpu_topology(const struct perfdata *pd, struct out *o)
 	size_t mark;
 	char *cores = NULL, *threads = NULL, *dies = NULL;
 	size_t lc = 0, lt = 0, ld = 0;
-	struct out oc = { &cores, &lc, 0 }, ot = { &threads, &lt, 0 };
-	struct out od = { &dies, &ld, 0 };
+	struct out oc = { .buf = &cores, .len = &lc };
+	struct out ot = { .buf = &threads, .len = &lt };
+	struct out od = { .buf = &dies, .len = &ld };
 
 	if (!section(pd, HEADER_CPU_TOPOLOGY, &c))
 		return;
@@ -247,8 +309,9 @@ group_desc(const struct perfdata *pd, struct out *o)
 		if (members < 2 || leader >= perfdata_nattrs(pd))
 			continue;
 		put(o, "# group: %s{", strcmp(s, "{anon_group}") ? s : "");
-		for (k = 0;
-		     k < members && leader + k < perfdata_nattrs(pd); k++)
+		for (k = 0; k < members &&
+			    leader + k < perfdata_nattrs(pd) && !line_full(o);
+		     k++)
 			put(o, "%s%s", k ? "," : "",
 			    perfdata_attr(pd, leader + k)->name);
 		put(o, "}\n");
@@ -527,16 +590,16 @@ static const char *const upper_names[HEADER_LAST_FEATURE] = {
 };
 
 /*
- * Append to *BUF (*LEN bytes, malloc'd, NUL-terminated) the lines perf
- * prints for the topology, NUMA, PMU, cache, memory, group, directory,
- * compression and capability features of PD, and the missing features.
- * A section that does not parse gives one line saying so.  Returns 0, or
- * -1 when out of memory.
+ * Print to TO, escaped, the lines perf prints for the topology, NUMA, PMU,
+ * cache, memory, group, directory, compression and capability features
+ * of PD, and the missing features.  A section that does not parse gives
+ * one line saying so.  Returns 0, or -1 when out of memory (then the
+ * lines may stop anywhere).
  */
 static int
-features_text(const struct perfdata *pd, char **buf, size_t *len)
+features_text(const struct perfdata *pd, FILE *to)
 {
-	struct out o = { buf, len, 0 };
+	struct out o = { .f = to };
 	const uint64_t *f = perfdata_header(pd)->features;
 	struct cursor c;
 	unsigned bit;
@@ -571,6 +634,10 @@ features_text(const struct perfdata *pd, char **buf, size_t *len)
 			put(&o, "%s ", upper_names[bit]);
 	put(&o, "\n");
 #undef HAS
+	if (o.n > 0) {
+		o.line[o.n] = '\0';
+		message_put_safe(to, o.line);
+	}
 	return o.failed ? -1 : 0;
 }
 
@@ -684,13 +751,9 @@ static void
 print_features(const struct perfdata *pd)
 {
 	const struct perf_header_info *hi = perfdata_header(pd);
-	char *ft = NULL;
-	size_t flen = 0;
 	unsigned bit;
 
-	if (features_text(pd, &ft, &flen) == 0 && ft != NULL)
-		message_put_safe_text(stdout, ft);
-	free(ft);
+	features_text(pd, stdout);
 	if (hi->have_sample_time)
 		printf("# time of first sample : %" PRIu64 ".%06" PRIu64
 		       "\n# time of last sample : %" PRIu64 ".%06" PRIu64

@@ -33,27 +33,6 @@ message_put_safe(FILE *f, const char *s)
 	}
 }
 
-void
-message_put_safe_text(FILE *f, const char *s)
-{
-	const char *nl;
-
-	/* line by line, the newlines kept */
-	while ((nl = strchr(s, '\n')) != NULL) {
-		char line[4096];
-		size_t n = (size_t)(nl - s);
-
-		if (n >= sizeof(line))
-			n = sizeof(line) - 1;
-		memcpy(line, s, n);
-		line[n] = '\0';
-		message_put_safe(f, line);
-		putc('\n', f);
-		s = nl + 1;
-	}
-	message_put_safe(f, s);
-}
-
 /* Format a message and print it with its non-printable bytes escaped:
  * names and strings inside it come from the input file. */
 static void vput_safe(FILE *f, const char *fmt, va_list ap)

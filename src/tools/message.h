@@ -19,10 +19,6 @@ extern bool message_quiet;
  * \xHH: strings from an input file may hold anything. */
 void message_put_safe(FILE *f, const char *s);
 
-/* The same for text of several lines: each line escaped, the newlines
- * kept. */
-void message_put_safe_text(FILE *f, const char *s);
-
 /* Show FMT as the status line on stderr: written over the one before,
  * with no newline; every message below ends it first. */
 void message_status(const char *fmt, ...)

@@ -2,6 +2,7 @@
 /* Processes and address spaces: see addrspace.h. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +34,281 @@ struct addrspace {
 	struct mapping kernel;	/* the kernel's text mapping */
 	bool have_kernel;
 	struct kernel_text text;	/* of KERNEL, for the hot paths */
+	uint64_t prio_state;	/* for the priorities of tree nodes */
 };
+
+/* ---- the mappings of a space, by address --------------------------------- */
+
+/*
+ * The mappings of a space are in a treap (a search tree that random
+ * priorities keep balanced), so that an MMAP finds the mappings it
+ * replaces in logarithmic time: a scan of the whole space for each one
+ * made many mappings quadratic.  The mappings of a space never overlap
+ * (each new one drops those it overlaps), which lets a search look at
+ * most at one mapping below the new one's start.  The key is (start,
+ * not empty, index): an empty mapping (start == end) overlaps none that
+ * starts where it does, so several can share a start with one that is
+ * not empty; that one comes last.
+ */
+#define NIL UINT32_MAX
+
+struct space_node {
+	uint64_t start;
+	uint32_t map;		/* index into addrspace.maps */
+	uint32_t left, right;	/* nodes, or NIL; a free node's next free
+				   one is its LEFT */
+	uint32_t prio;
+};
+
+struct key {
+	uint64_t start;
+	uint32_t full;		/* 1: the mapping is not empty */
+	uint32_t map;
+};
+
+/* Node N's key below K. */
+static inline bool
+key_below(const struct addrspace *as, const struct space_node *n,
+	  const struct key *k)
+{
+	uint32_t full;
+
+	if (n->start != k->start)
+		return n->start < k->start;
+	full = as->maps[n->map].end > n->start;
+	if (full != k->full)
+		return full < k->full;
+	return n->map < k->map;
+}
+
+/* Subtree T split into the keys below K (*L) and the others (*R). */
+static void
+tree_split(const struct addrspace *as, struct space_node *nd, uint32_t t,
+	   const struct key *k, uint32_t *l, uint32_t *r)
+{
+	if (t == NIL) {
+		*l = *r = NIL;
+	} else if (key_below(as, &nd[t], k)) {
+		*l = t;
+		tree_split(as, nd, nd[t].right, k, &nd[t].right, r);
+	} else {
+		*r = t;
+		tree_split(as, nd, nd[t].left, k, l, &nd[t].left);
+	}
+}
+
+/* Subtrees A and B (every key of A below every key of B) as one. */
+static uint32_t
+tree_merge(struct space_node *nd, uint32_t a, uint32_t b)
+{
+	if (a == NIL)
+		return b;
+	if (b == NIL)
+		return a;
+	if (nd[a].prio >= nd[b].prio) {
+		nd[a].right = tree_merge(nd, nd[a].right, b);
+		return a;
+	}
+	nd[b].left = tree_merge(nd, a, nd[b].left);
+	return b;
+}
+
+/* The nodes of subtree T onto the free list of SP; how many. */
+static size_t
+tree_release(struct space *sp, uint32_t t)
+{
+	size_t n;
+
+	if (t == NIL)
+		return 0;
+	n = 1 + tree_release(sp, sp->nodes[t].left) +
+	    tree_release(sp, sp->nodes[t].right);
+	sp->nodes[t].left = sp->free;
+	sp->free = t;
+	return n;
+}
+
+/* The node of SP with the greatest key below K, or NIL. */
+static uint32_t
+tree_below(const struct addrspace *as, const struct space *sp,
+	   const struct key *k)
+{
+	uint32_t t = sp->root, best = NIL;
+
+	while (t != NIL) {
+		if (key_below(as, &sp->nodes[t], k)) {
+			best = t;
+			t = sp->nodes[t].right;
+		} else {
+			t = sp->nodes[t].left;
+		}
+	}
+	return best;
+}
+
+/* The node of SP with the least key not below K, or NIL. */
+static uint32_t
+tree_from(const struct addrspace *as, const struct space *sp,
+	  const struct key *k)
+{
+	uint32_t t = sp->root, best = NIL;
+
+	while (t != NIL) {
+		if (key_below(as, &sp->nodes[t], k)) {
+			t = sp->nodes[t].right;
+		} else {
+			best = t;
+			t = sp->nodes[t].left;
+		}
+	}
+	return best;
+}
+
+/* Drop the mappings of SP with keys from LO to below HI. */
+static void
+tree_drop(const struct addrspace *as, struct space *sp, const struct key *lo,
+	  const struct key *hi)
+{
+	uint32_t a, b, mid, c;
+
+	tree_split(as, sp->nodes, sp->root, lo, &a, &b);
+	tree_split(as, sp->nodes, b, hi, &mid, &c);
+	sp->n -= tree_release(sp, mid);
+	sp->root = tree_merge(sp->nodes, a, c);
+	sp->stale = true;
+}
+
+/* Room in SP for one more mapping: a node and a place in MAPS.  0, or -1
+ * when out of memory. */
+static int
+space_reserve(struct space *sp)
+{
+	if (sp->free == NIL && sp->nnodes == sp->cap_nodes) {
+		uint32_t nc = sp->cap_nodes ? sp->cap_nodes * 2 : 16;
+		struct space_node *nn;
+
+		if (sp->cap_nodes > UINT32_MAX / 4)
+			return -1;
+		nn = realloc(sp->nodes, (size_t)nc * sizeof(*nn));
+		if (nn == NULL)
+			return -1;
+		sp->nodes = nn;
+		sp->cap_nodes = nc;
+	}
+	if (sp->n == sp->cap) {
+		size_t nc = sp->cap ? sp->cap * 2 : 16;
+		uint32_t *nm = realloc(sp->maps, nc * sizeof(*nm));
+
+		if (nm == NULL)
+			return -1;
+		sp->maps = nm;
+		sp->cap = nc;
+	}
+	return 0;
+}
+
+/* Add mapping MAP to SP, which has room (space_reserve()). */
+static void
+tree_insert(struct addrspace *as, struct space *sp, uint32_t map)
+{
+	const struct mapping *m = &as->maps[map];
+	struct key k = { m->start, m->end > m->start, map };
+	uint32_t t, l, r;
+	uint64_t x;
+
+	if (sp->free != NIL) {
+		t = sp->free;
+		sp->free = sp->nodes[t].left;
+	} else {
+		t = sp->nnodes++;
+	}
+	/* xorshift64* */
+	x = as->prio_state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	as->prio_state = x;
+	sp->nodes[t].start = m->start;
+	sp->nodes[t].map = map;
+	sp->nodes[t].left = sp->nodes[t].right = NIL;
+	sp->nodes[t].prio = (uint32_t)((x * 0x2545f4914f6cdd1dULL) >> 32);
+	tree_split(as, sp->nodes, sp->root, &k, &l, &r);
+	sp->root = tree_merge(sp->nodes, tree_merge(sp->nodes, l, t), r);
+	sp->n++;
+	sp->stale = true;
+}
+
+/* The mappings of subtree T in key order, those indexed below MARK (or,
+ * unless LOW, the others), into SP's MAPS from *K on. */
+static void
+tree_list(struct space *sp, uint32_t t, size_t mark, bool low, size_t *k)
+{
+	if (t == NIL)
+		return;
+	tree_list(sp, sp->nodes[t].left, mark, low, k);
+	if ((sp->nodes[t].map < mark) == low)
+		sp->maps[(*k)++] = sp->nodes[t].map;
+	tree_list(sp, sp->nodes[t].right, mark, low, k);
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * SP's MAPS made from its tree.  A space's list is what it would be had
+ * each mapping been appended to it, the ones a new mapping overlaps
+ * taken out, and the list sorted by start (a stable sort) when it was
+ * looked up: the mappings indexed below SORT_MARK (the number of
+ * mappings at the last lookup) by start, then the later ones in the
+ * order they came.  At one start, the list has the mappings in the order
+ * they came too, where the tree has the one that is not empty last.
+ */
+static void
+space_list(const struct addrspace *as, struct space *sp)
+{
+	uint32_t *v = sp->maps;
+	size_t i, j, k = 0, nlow;
+
+	tree_list(sp, sp->root, sp->sort_mark, true, &k);
+	for (i = 1; i < k; i++) {
+		uint32_t x = v[i];
+		uint64_t start = as->maps[x].start;
+
+		for (j = i; j > 0 && v[j - 1] > x &&
+			    as->maps[v[j - 1]].start == start; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	nlow = k;
+	tree_list(sp, sp->root, sp->sort_mark, false, &k);
+	if (k - nlow > 1)
+		qsort(v + nlow, k - nlow, sizeof(*v), cmp_u32);
+	sp->sorted = nlow == k;
+	sp->stale = false;
+}
+
+/* SP emptied. */
+static void
+space_clear(struct space *sp)
+{
+	sp->n = 0;
+	sp->root = sp->free = NIL;
+	sp->nnodes = 0;
+	sp->stale = true;
+}
+
+/* ---- processes and threads ---------------------------------------------- */
 
 static void
 addrspace_init(struct addrspace *as)
 {
 	memset(as, 0, sizeof(*as));
+	as->prio_state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)as;
 }
 
 static void
@@ -49,8 +319,10 @@ addrspace_release(struct addrspace *as)
 	for (i = 0; i < as->nmaps; i++)
 		free(as->maps[i].path);
 	free(as->maps);
-	for (i = 0; i < as->nspaces; i++)
+	for (i = 0; i < as->nspaces; i++) {
 		free(as->spaces[i].maps);
+		free(as->spaces[i].nodes);
+	}
 	free(as->spaces);
 	free(as->procs);
 	hashtab_free(&as->proc_index);
@@ -107,13 +379,22 @@ new_space(struct addrspace *as, int32_t pid, uint32_t from)
 	sp = &as->spaces[as->nspaces];
 	memset(sp, 0, sizeof(*sp));
 	sp->pid = pid;
+	space_clear(sp);
 	if (from != UINT32_MAX && as->spaces[from].n > 0) {
 		const struct space *f = &as->spaces[from];
 
 		sp->maps = malloc(f->n * sizeof(*sp->maps));
-		if (sp->maps == NULL)
+		sp->nodes = malloc(f->nnodes * sizeof(*sp->nodes));
+		if (sp->maps == NULL || sp->nodes == NULL) {
+			free(sp->maps);
+			free(sp->nodes);
 			return UINT32_MAX;
-		memcpy(sp->maps, f->maps, f->n * sizeof(*sp->maps));
+		}
+		memcpy(sp->nodes, f->nodes, f->nnodes * sizeof(*sp->nodes));
+		sp->nnodes = sp->cap_nodes = f->nnodes;
+		sp->root = f->root;
+		sp->free = f->free;
+		sp->sort_mark = f->sort_mark;
 		sp->n = sp->cap = f->n;
 	}
 	return (uint32_t)as->nspaces++;
@@ -211,7 +492,7 @@ space_to_change(struct addrspace *as, struct process *p, bool empty)
 
 	if (!sp->used) {
 		if (empty)
-			sp->n = 0;
+			space_clear(sp);
 		return sp;
 	}
 	sid = new_space(as, p->pid, empty ? UINT32_MAX : p->space);
@@ -250,8 +531,9 @@ addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m)
 {
 	struct process *p;
 	struct space *sp;
-	size_t i, j;
-	bool overlaps = false;
+	struct key lo = { m->start, 1, 0 }, hi = { m->end, 0, 0 }, at;
+	uint32_t below, from;
+	bool crossed, inside;
 
 	if (pid == -1 && is_kernel_path(m->path)) {
 		/* perf names the kernel's text "[kernel.kallsyms]_text" (or
@@ -284,37 +566,38 @@ addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m)
 	if (p == NULL)
 		return -1;
 	sp = &as->spaces[p->space];
-	for (i = 0; i < sp->n && !overlaps; i++) {
-		const struct mapping *o = &as->maps[sp->maps[i]];
-
-		overlaps = o->start < m->end && m->start < o->end;
-	}
-	if (overlaps) {
+	/* What the new mapping overlaps: the one below its start that
+	 * reaches past it (the last one there, if any, as the mappings do
+	 * not overlap; not empty, as it reaches past its start), and those
+	 * that start inside it, but for empty ones at its very start. */
+	at.start = m->start;
+	at.full = at.map = 0;
+	below = tree_below(as, sp, &at);
+	crossed = below != NIL && as->maps[sp->nodes[below].map].end > m->start;
+	from = tree_from(as, sp, &lo);
+	inside = from != NIL && sp->nodes[from].start < m->end;
+	if (crossed || inside) {
+		if (crossed) {
+			at.start = sp->nodes[below].start;
+			at.full = 1;
+			at.map = sp->nodes[below].map;
+		}
 		sp = space_to_change(as, p, false);
 		if (sp == NULL)
 			return -1;
 		/* Drop what the new mapping covers. */
-		for (i = j = 0; i < sp->n; i++) {
-			const struct mapping *o = &as->maps[sp->maps[i]];
+		if (crossed) {
+			struct key next = at;
 
-			if (o->start < m->end && m->start < o->end)
-				continue;
-			sp->maps[j++] = sp->maps[i];
+			next.map++;
+			tree_drop(as, sp, &at, &next);
 		}
-		sp->n = j;
+		if (inside)
+			tree_drop(as, sp, &lo, &hi);
 	}
-	if (sp->n == sp->cap) {
-		size_t nc = sp->cap ? sp->cap * 2 : 16;
-		uint32_t *nm = realloc(sp->maps, nc * sizeof(*nm));
-
-		if (nm == NULL)
-			return -1;
-		sp->maps = nm;
-		sp->cap = nc;
-	}
-	if (add_mapping(as, m, pid) < 0)
+	if (space_reserve(sp) < 0 || add_mapping(as, m, pid) < 0)
 		return -1;
-	sp->maps[sp->n++] = (uint32_t)(as->nmaps - 1);
+	tree_insert(as, sp, (uint32_t)(as->nmaps - 1));
 	sp->sorted = false;
 	return 0;
 }
@@ -390,29 +673,16 @@ addrspace_comm_of(const struct addrspace *as, int32_t pid, int32_t tid)
 	return p ? p->comm : "";
 }
 
-static const struct mapping *cmp_base;
-
-static int
-cmp_map_start(const void *a, const void *b)
-{
-	const struct mapping *x = &cmp_base[*(const uint32_t *)a];
-	const struct mapping *y = &cmp_base[*(const uint32_t *)b];
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
 const struct mapping *
 addrspace_resolve(struct addrspace *as, uint32_t sid, uint64_t addr)
 {
 	struct space *sp = &as->spaces[sid];
 	size_t lo = 0, hi;
 
-	if (!sp->sorted) {
-		cmp_base = as->maps;
-		if (sp->n > 1)
-			qsort(sp->maps, sp->n, sizeof(*sp->maps),
-			      cmp_map_start);
-		sp->sorted = true;
+	if (!sp->sorted || sp->stale) {
+		/* The list sorted by start, as it is from now on. */
+		sp->sort_mark = as->nmaps;
+		space_list(as, sp);
 	}
 	/* The last mapping that starts at or below ADDR (they do not
 	 * overlap). */
@@ -495,9 +765,13 @@ addrspace_nspaces(const struct addrspace *as)
 }
 
 const struct space *
-addrspace_space(const struct addrspace *as, uint32_t sid)
+addrspace_space(struct addrspace *as, uint32_t sid)
 {
-	return &as->spaces[sid];
+	struct space *sp = &as->spaces[sid];
+
+	if (sp->stale)
+		space_list(as, sp);
+	return sp;
 }
 
 size_t

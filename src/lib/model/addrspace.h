@@ -35,10 +35,21 @@ struct mapping {
  */
 struct space {
 	int32_t pid;
-	uint32_t *maps;		/* indexes into addrspace.maps */
+	/* Indexes into addrspace.maps: the mappings there were at the last
+	 * lookup (addrspace_resolve()) by start address, then those added
+	 * since, in the order they came. */
+	uint32_t *maps;
 	size_t n, cap;
 	bool used;		/* samples refer to it: copy on change */
 	bool sorted;		/* maps sorted by start (for lookups) */
+	/* The rest is addrspace.c's.  The mappings are kept in a search
+	 * tree by start address; MAPS is the list made from it when asked
+	 * for (addrspace_space(), addrspace_resolve()). */
+	struct space_node *nodes;
+	uint32_t root, free, nnodes, cap_nodes;
+	size_t sort_mark;	/* the mappings indexed below it come
+				   first in MAPS, by start */
+	bool stale;		/* MAPS does not list the tree yet */
 };
 
 struct process {
@@ -102,10 +113,11 @@ const struct mapping *addrspace_resolve(struct addrspace *as, uint32_t sid,
 /* Counts of the samples in each process: set to 0 for each. */
 void addrspace_clear_samples(struct addrspace *as);
 
-/* The address spaces, by number (a sample's SID); the mappings, by index
- * (struct space.maps); the kernel's text mapping, or NULL. */
+/* The address spaces, by number (a sample's SID), with their mappings
+ * listed in MAPS; the mappings, by index (struct space.maps); the
+ * kernel's text mapping, or NULL. */
 size_t addrspace_nspaces(const struct addrspace *as);
-const struct space *addrspace_space(const struct addrspace *as, uint32_t sid);
+const struct space *addrspace_space(struct addrspace *as, uint32_t sid);
 size_t addrspace_nmaps(const struct addrspace *as);
 const struct mapping *addrspace_map(const struct addrspace *as, size_t i);
 const struct mapping *addrspace_kernel(const struct addrspace *as);

@@ -43,6 +43,9 @@ struct lay {
 	struct place *places;
 	size_t nplaces, cap_places;
 	struct hashtab index;		/* of places, by hash_str(key) */
+	struct hashtab bids;		/* of o->info's build ids with a
+					   size, by hash_str(filename): the
+					   first of each file */
 	uint32_t *map_place;		/* mapping index -> place + 1 */
 	const struct mapping *last;	/* the last mapping resolved, */
 	uint32_t last_sid;		/* in this space */
@@ -76,7 +79,8 @@ build_id_of(const struct lay *l, const struct mapping *m, uint8_t *size,
 	    const uint8_t **id)
 {
 	const struct perf_header_info *hi = l->o->info;
-	size_t i;
+	struct hashtab_iter it;
+	uint32_t i;
 
 	*size = 0;
 	*id = NULL;
@@ -85,15 +89,43 @@ build_id_of(const struct lay *l, const struct mapping *m, uint8_t *size,
 		*id = m->build_id;
 		return;
 	}
-	if (hi == NULL)
-		return;
-	for (i = 0; i < hi->nr_build_ids; i++)
-		if (hi->build_ids[i].size > 0 &&
-		    strcmp(hi->build_ids[i].filename, m->path) == 0) {
+	for (i = hashtab_probe(&l->bids, hash_str(m->path), &it);
+	     i != HASHTAB_NONE; i = hashtab_next(&l->bids, &it))
+		if (strcmp(hi->build_ids[i].filename, m->path) == 0) {
 			*size = hi->build_ids[i].size;
 			*id = hi->build_ids[i].id;
 			return;
 		}
+}
+
+/* L's index of the build ids of the header.  0, or -1 when out of
+ * memory. */
+static int
+index_build_ids(struct lay *l)
+{
+	const struct perf_header_info *hi = l->o->info;
+	struct hashtab_iter it;
+	size_t i;
+	uint32_t k;
+
+	if (hi == NULL || hi->nr_build_ids == 0)
+		return 0;
+	if (hi->nr_build_ids >= HASHTAB_NONE ||
+	    hashtab_reserve(&l->bids, hi->nr_build_ids) < 0)
+		return -1;
+	for (i = 0; i < hi->nr_build_ids; i++) {
+		const char *name = hi->build_ids[i].filename;
+
+		if (hi->build_ids[i].size == 0)
+			continue;
+		for (k = hashtab_probe(&l->bids, hash_str(name), &it);
+		     k != HASHTAB_NONE; k = hashtab_next(&l->bids, &it))
+			if (strcmp(hi->build_ids[k].filename, name) == 0)
+				break;
+		if (k == HASHTAB_NONE)
+			hashtab_insert(&l->bids, &it, (uint32_t)i);
+	}
+	return 0;
 }
 
 /* The place of mapping M seen in space SID, created if new; NULL when
@@ -245,66 +277,123 @@ struct range {
 
 /*
  * The address ranges taken, kept disjoint and sorted (touching or
- * overlapping ones merged), so that a lookup is a binary search: with
- * thousands of places (a system-wide recording) a scan of every range
- * for every candidate made the layout quadratic in places and more.
+ * overlapping ones merged), in a treap (a search tree that random
+ * priorities keep balanced), so that a lookup and a new range take
+ * logarithmic time: a scan of every range for every candidate made the
+ * layout quadratic in places, and so did a sorted array, whose every
+ * insertion moved the ranges above it.  As the ranges are disjoint,
+ * their ends are in the order of their starts too.
  */
-struct ranges {
-	struct range *v;
-	size_t n;
+#define NIL UINT32_MAX
+
+struct range_node {
+	struct range r;
+	uint32_t left, right, prio;
 };
 
-/* The index of the first range that ends after LO. */
-static size_t
+struct ranges {
+	struct range_node *v;	/* room for every range ever taken */
+	uint32_t root, n;
+	uint64_t state;		/* for the priorities */
+};
+
+/* Subtree T split into the ranges that end at or below KEY (*L; with
+ * BY_LO, those that start at or below it) and the others (*R). */
+static void
+ranges_split(struct range_node *v, uint32_t t, uint64_t key, bool by_lo,
+	     uint32_t *l, uint32_t *r)
+{
+	if (t == NIL) {
+		*l = *r = NIL;
+	} else if ((by_lo ? v[t].r.lo : v[t].r.hi) <= key) {
+		*l = t;
+		ranges_split(v, v[t].right, key, by_lo, &v[t].right, r);
+	} else {
+		*r = t;
+		ranges_split(v, v[t].left, key, by_lo, l, &v[t].left);
+	}
+}
+
+static uint32_t
+ranges_merge(struct range_node *v, uint32_t a, uint32_t b)
+{
+	if (a == NIL)
+		return b;
+	if (b == NIL)
+		return a;
+	if (v[a].prio >= v[b].prio) {
+		v[a].right = ranges_merge(v, v[a].right, b);
+		return a;
+	}
+	v[b].left = ranges_merge(v, a, v[b].left);
+	return b;
+}
+
+/* The first range that ends after LO, or NULL. */
+static const struct range *
 ranges_after(const struct ranges *u, uint64_t lo)
 {
-	size_t a = 0, b = u->n;
+	uint32_t t = u->root, best = NIL;
 
-	while (a < b) {
-		size_t m = a + (b - a) / 2;
-
-		if (u->v[m].hi > lo)
-			b = m;
-		else
-			a = m + 1;
+	while (t != NIL) {
+		if (u->v[t].r.hi > lo) {
+			best = t;
+			t = u->v[t].left;
+		} else {
+			t = u->v[t].right;
+		}
 	}
-	return a;
+	return best != NIL ? &u->v[best].r : NULL;
 }
 
 /* A range taken that overlaps [LO, HI), or NULL. */
 static const struct range *
 overlapping(const struct ranges *u, uint64_t lo, uint64_t hi)
 {
-	size_t i = ranges_after(u, lo);
+	const struct range *r = ranges_after(u, lo);
 
-	return i < u->n && u->v[i].lo < hi ? &u->v[i] : NULL;
+	return r != NULL && r->lo < hi ? r : NULL;
 }
 
 /* Take [LO, HI) (room for one more range must be there). */
 static void
 ranges_take(struct ranges *u, uint64_t lo, uint64_t hi)
 {
-	size_t i, j;
+	uint32_t a, b, mid, c, t;
+	uint64_t x;
 
 	if (lo >= hi)
 		return;
-	/* The ranges from i to j - 1 touch or overlap [lo, hi). */
-	i = lo > 0 ? ranges_after(u, lo - 1) : 0;
-	for (j = i; j < u->n && u->v[j].lo <= hi; j++) {
-		if (u->v[j].lo < lo)
-			lo = u->v[j].lo;
-		if (u->v[j].hi > hi)
-			hi = u->v[j].hi;
+	/* The ranges in MID touch or overlap [lo, hi): they become one.
+	 * Their nodes are not used again: each range taken makes at most
+	 * one node. */
+	if (lo > 0)
+		ranges_split(u->v, u->root, lo - 1, false, &a, &b);
+	else
+		a = NIL, b = u->root;
+	ranges_split(u->v, b, hi, true, &mid, &c);
+	if (mid != NIL) {
+		for (t = mid; u->v[t].left != NIL; t = u->v[t].left)
+			;
+		if (u->v[t].r.lo < lo)
+			lo = u->v[t].r.lo;
+		for (t = mid; u->v[t].right != NIL; t = u->v[t].right)
+			;
+		if (u->v[t].r.hi > hi)
+			hi = u->v[t].r.hi;
 	}
-	if (j == i) {
-		memmove(u->v + i + 1, u->v + i, (u->n - i) * sizeof(*u->v));
-		u->n++;
-	} else if (j > i + 1) {
-		memmove(u->v + i + 1, u->v + j, (u->n - j) * sizeof(*u->v));
-		u->n -= j - i - 1;
-	}
-	u->v[i].lo = lo;
-	u->v[i].hi = hi;
+	/* xorshift64* */
+	x = u->state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	u->state = x;
+	t = u->n++;
+	u->v[t].r.lo = lo;
+	u->v[t].r.hi = hi;
+	u->v[t].left = u->v[t].right = NIL;
+	u->v[t].prio = (uint32_t)((x * 0x2545f4914f6cdd1dULL) >> 32);
+	u->root = ranges_merge(u->v, ranges_merge(u->v, a, t), c);
 }
 
 static int
@@ -333,15 +422,21 @@ assign_bases(struct lay *l, struct layout_stats *st, struct p2g_error *err)
 {
 	struct place **order;
 	struct ranges used;
-	size_t i, n = 0;
+	size_t i, n = 0, nranges;
 	uint64_t limit = l->o->slot_bytes == 4 ? (1ULL << 32) : UINT64_MAX;
 	uint64_t rbase = l->o->slot_bytes == 4 ? RELOC_BASE32 : RELOC_BASE64;
 	uint64_t rstep = l->o->slot_bytes == 4 ? RELOC_STEP32 : RELOC_STEP64;
+	uint64_t first[2] = { rbase, rbase };
+	unsigned w;
 	int ret = 0;
 
 	order = malloc((l->nplaces + 1) * sizeof(*order));
 	used.n = 0;
-	used.v = malloc((nsegs_total(l) + l->nplaces + 2) * sizeof(*used.v));
+	used.root = NIL;
+	used.state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)&used;
+	nranges = nsegs_total(l) + l->nplaces + 2;
+	used.v = nranges < UINT32_MAX ? malloc(nranges * sizeof(*used.v))
+				      : NULL;
 	if (order == NULL || used.v == NULL) {
 		ret = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 		goto out;
@@ -378,13 +473,32 @@ assign_bases(struct lay *l, struct layout_stats *st, struct p2g_error *err)
 			ranges_take(&used, lo, lo + p->segs[k].len);
 		}
 	}
-	/* ...then the places that collided, where there is room. */
+	/* ...then the places that collided, where there is room: at the
+	 * lowest step from RBASE on where each fits. */
 	for (i = 0; i < n; i++) {
 		struct place *p = order[i];
-		uint64_t cand = rbase, size = p->hi - p->lo;
+		uint64_t cand, size = p->hi - p->lo;
 
 		if (!p->relocated)
 			continue;
+		/* The steps below FIRST[1] are in a range taken, where no
+		 * place of some size can start, and stay so: ranges only
+		 * grow.  (An empty place can start where a range does: the
+		 * steps below FIRST[0] are inside one.)  Moving FIRST up,
+		 * rather than searching from RBASE each time, makes
+		 * relocating many places linear, not quadratic. */
+		w = size > 0;
+		for (;;) {
+			const struct range *r = overlapping(&used, first[w],
+							    first[w] + w);
+
+			if (r == NULL)
+				break;
+			first[w] = (r->hi + rstep - 1) / rstep * rstep;
+			if (first[w] < r->hi)
+				first[w] = UINT64_MAX;	/* overflow */
+		}
+		cand = first[w];
 		/* Past each range in the way, to the next step. */
 		for (;;) {
 			const struct range *r = NULL;
@@ -441,30 +555,44 @@ escaped_path(const char *path, char *out)
 	return n;
 }
 
-static int
-append(char **buf, size_t *len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* The maps text as it grows: its size doubles, so that a text of many
+ * lines costs time linear in its length. */
+struct text {
+	char *buf;
+	size_t len, cap;
+};
 
 static int
-append(char **buf, size_t *len, const char *fmt, ...)
+append(struct text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int
+append(struct text *t, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
-	char *nb;
 
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return -1;
-	nb = realloc(*buf, *len + (size_t)n + 1);
-	if (nb == NULL)
-		return -1;
-	*buf = nb;
+	if (t->cap - t->len <= (size_t)n) {
+		size_t nc = t->cap > 4096 ? t->cap : 4096;
+		char *nb;
+
+		while (nc - t->len <= (size_t)n)
+			nc *= 2;
+		nb = realloc(t->buf, nc);
+		if (nb == NULL)
+			return -1;
+		t->buf = nb;
+		t->cap = nc;
+	}
 	va_start(ap, fmt);
-	vsnprintf(nb + *len, (size_t)n + 1, fmt, ap);
+	vsnprintf(t->buf + t->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	*len += (size_t)n;
+	t->len += (size_t)n;
 	return 0;
 }
 
@@ -475,7 +603,7 @@ append(char **buf, size_t *len, const char *fmt, ...)
  * the first line that covers an address).
  */
 static int
-append_mapping(char **buf, size_t *len, uint64_t start, uint64_t end,
+append_mapping(struct text *t, uint64_t start, uint64_t end,
 	       uint64_t off, const struct mapping *m, const char *name,
 	       uint8_t bsize, const uint8_t *bid)
 {
@@ -499,13 +627,13 @@ append_mapping(char **buf, size_t *len, uint64_t start, uint64_t end,
 	if (bsize > 0 && strchr(path, ' ') == NULL) {
 		for (k = 0; k < bsize; k++)
 			snprintf(hex + 2 * k, 3, "%02x", bid[k]);
-		ret = append(buf, len, "%08llx-%08llx %s %s (@%llx) %s\n",
+		ret = append(t, "%08llx-%08llx %s %s (@%llx) %s\n",
 			     (unsigned long long)start,
 			     (unsigned long long)end, perms, path,
 			     (unsigned long long)off, hex);
 	}
 	if (ret == 0)
-		ret = append(buf, len, "%08llx-%08llx %s %08llx %02x:%02x %llu "
+		ret = append(t, "%08llx-%08llx %s %08llx %02x:%02x %llu "
 			     "%s\n", (unsigned long long)start,
 			     (unsigned long long)end, perms,
 			     (unsigned long long)off, m->maj, m->min,
@@ -536,6 +664,7 @@ static int
 maps_text(struct lay *l, bool with_kernel, struct profile *out)
 {
 	struct place **order;
+	struct text text = { out->maps, out->maps_len, out->maps_len };
 	size_t i, k;
 	int ret = 0;
 
@@ -552,8 +681,7 @@ maps_text(struct lay *l, bool with_kernel, struct profile *out)
 		for (k = 0; k < p->nsegs && ret == 0; k++) {
 			const struct segment *s = &p->segs[k];
 
-			ret = append_mapping(&out->maps, &out->maps_len,
-					     p->base + s->pgoff,
+			ret = append_mapping(&text, p->base + s->pgoff,
 					     p->base + s->pgoff + s->len,
 					     s->pgoff, s->m, s->m->path,
 					     p->build_id_size, p->build_id);
@@ -572,12 +700,14 @@ maps_text(struct lay *l, bool with_kernel, struct profile *out)
 		 * Its symbolizer takes offset 0 for a kernel at its start
 		 * (elfexec.go, kernelBase); google-pprof skips the line. */
 		build_id_of(l, km, &bsize, &bid);
-		ret = append_mapping(&out->maps, &out->maps_len, km->start,
+		ret = append_mapping(&text, km->start,
 				     km->end, 0, km,
 				     l->o->kernel_path ? l->o->kernel_path
 						       : km->path,
 				     bsize, bid);
 	}
+	out->maps = text.buf;
+	out->maps_len = text.len;
 	free(order);
 	return ret;
 }
@@ -695,7 +825,7 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 	memset(st, 0, sizeof(*st));
 	l.as = as;
 	l.o = o;
-	if (stacktab_unpack(tab) < 0)
+	if (stacktab_unpack(tab) < 0 || index_build_ids(&l) < 0)
 		goto nomem;
 	l.map_place = calloc(addrspace_nmaps(as) + 1, sizeof(*l.map_place));
 	seen = calloc(addrspace_nspaces(as) + 1, sizeof(*seen));
@@ -829,6 +959,7 @@ out:
 	}
 	free(l.places);
 	hashtab_free(&l.index);
+	hashtab_free(&l.bids);
 	free(l.map_place);
 	free(seen);
 	return ret;

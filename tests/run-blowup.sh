@@ -1,0 +1,129 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Work and memory linear in the input, on inputs that tests/blowup makes
+# (see there) to be slow or large for a reader that is not:
+#  - datamaps: 300000 mappings, scattered, a quarter of them replacing
+#    one before, in one process (a scan of the process's mappings for
+#    each new one took about 150 s);
+#  - places: 100000 programs mapped in turn at one address, each with a
+#    sample: 100000 places, all but one relocated (a search from the
+#    bottom of the relocation area for each took minutes);
+#  - buildids: 150000 libraries, each with a sample and a build id in the
+#    header (a scan of the header's build ids for each place: 80 s);
+#  - procs: 20000 processes, each its own program at one address;
+#  - groups: 5000 events and 5000 groups of all of them, for --info
+#    (the text of the groups was built in memory: 5000 * 5000 names).
+# The limits do not depend on the machine's speed: CPU time (ulimit -t,
+# not the wall clock, which a loaded machine stretches) of 30 s where a
+# linear reader takes one or two and a quadratic one minutes, and 200 MB
+# of address space for --info where the whole text would take 325 MB.  Each output is checked too.  Under a wrapper (valgrind) the
+# inputs are small and there are no limits: that run looks for memory
+# errors; with the sanitizers, which reserve address space of their own,
+# there is no limit on it.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
+
+BLOWUP=$top_builddir/tests/blowup
+[ -x "$BLOWUP" ] || hard_error "$BLOWUP is not built (make check builds it)"
+
+if [ -n "${P2G_WRAPPER:-}" ]; then
+	big=2000 small=2000 groups=300 limits=false
+else
+	big=100000 small=20000 groups=5000 limits=true
+fi
+sanitized=false
+grep -q '^P2G_SAN_CFLAGS = .*sanitize' "$top_builddir/Makefile" 2>/dev/null &&
+	sanitized=true
+
+# Run a command with at most $1 CPU seconds when the limits are on.
+cpu_limited() {
+	_cl_secs=$1
+	shift
+	if $limits; then
+		(ulimit -t "$_cl_secs" && exec "$@")
+	else
+		"$@"
+	fi
+}
+
+# The lines of the maps text of profile $1 that match $2 (the text is
+# read from the file as it is: gperfcheck --dump of large profiles takes
+# longer than the conversion).
+maps_lines() {
+	grep -ac -- "$2" "$1" || :
+}
+
+# The value of a --stats line named $2 in file $1.
+stat() {
+	sed -n "s/^  $2  *\\([0-9][0-9]*\\)\$/\\1/p" "$1"
+}
+
+# datamaps: one sample, in the one program mapped after the data.
+n=$big
+$limits && n=300000
+"$BLOWUP" datamaps $n > datamaps.data || hard_error "blowup datamaps failed"
+cpu_limited 30 "$PERF2GPERF" datamaps.data datamaps.prof 2> datamaps.err ||
+	fail "datamaps ($n mappings): perf2gperf failed: $(cat datamaps.err)"
+"$GPERFCHECK" --dump datamaps.prof | grep -v "^header\|^slots" > datamaps.dump
+cat > datamaps.expected << 'EOF'
+1 0x400100
+trailer 0 1 0
+map 00400000-00401000 r-xp 00000000 00:00 0 /usr/bin/blowup
+EOF
+compare_text datamaps.expected datamaps.dump
+
+# mmaps: the same with executable mappings, and samples in them; every
+# second one of those is in a mapping replaced at its start.
+"$BLOWUP" mmaps $small > mmaps.data || hard_error "blowup mmaps failed"
+cpu_limited 30 "$PERF2GPERF" --stats mmaps.data mmaps.prof 2> mmaps.err ||
+	fail "mmaps ($small mappings): perf2gperf failed: $(cat mmaps.err)"
+[ "$(stat mmaps.err 'samples written')" = $((small / 8)) ] ||
+	fail "mmaps: not $((small / 8)) samples written: $(cat mmaps.err)"
+[ "$(stat mmaps.err 'frames in no mapping')" = 0 ] ||
+	fail "mmaps: frames in no mapping: $(cat mmaps.err)"
+[ "$(stat mmaps.err 'mapped places')" = $((small * 3 / 4)) ] ||
+	fail "mmaps: not $((small * 3 / 4)) places: $(cat mmaps.err)"
+
+# places and procs: every place but one relocated.
+for kind in places procs; do
+	n=$big
+	[ $kind = procs ] && n=$small
+	"$BLOWUP" $kind $n > $kind.data || hard_error "blowup $kind failed"
+	cpu_limited 30 "$PERF2GPERF" --stats $kind.data $kind.prof \
+		2> $kind.err ||
+		fail "$kind ($n): perf2gperf failed: $(cat $kind.err)"
+	[ "$(stat $kind.err 'mapped places')" = $n ] &&
+		[ "$(stat $kind.err 'places relocated')" = $((n - 1)) ] &&
+		[ "$(stat $kind.err 'places overlapping')" = 0 ] ||
+		fail "$kind: not $n places, $((n - 1)) relocated: $(cat $kind.err)"
+	c=$(maps_lines $kind.prof ' r-xp 00000000 00:00 0 /usr/bin/blowup[0-9]*$')
+	[ "$c" = $n ] || fail "$kind: $c mappings in the profile, not $n"
+done
+
+# buildids: each library's mapping with its build id.
+n=$big
+$limits && n=150000
+"$BLOWUP" buildids $n > buildids.data || hard_error "blowup buildids failed"
+cpu_limited 30 "$PERF2GPERF" buildids.data buildids.prof 2> buildids.err ||
+	fail "buildids ($n): perf2gperf failed: $(cat buildids.err)"
+c=$(maps_lines buildids.prof \
+	' r-xp /usr/lib/blowup/lib[0-9]*\.so (@0) [0-9a-f]\{40\}$')
+[ "$c" = $n ] || fail "buildids: $c mappings with a build id, not $n"
+grep -aq '^10002000-10004000 r-xp /usr/lib/blowup/lib1\.so (@0) 010102030505060709090a0b0d0d0e0f11111213$' \
+	buildids.prof || fail "buildids: lib1.so has not its build id"
+
+# groups: each line of --info's is "# group: {" and the 13-byte names
+# ("cpu-clock:HG,"), cut at 4095 bytes; the memory stays small.
+"$BLOWUP" groups $groups > groups.data || hard_error "blowup groups failed"
+if $limits && ! $sanitized; then
+	(ulimit -v 200000 && ulimit -t 30 &&
+		exec "$PERF2GPERF" --info groups.data) > groups.out 2> groups.err
+else
+	"$PERF2GPERF" --info groups.data > groups.out 2> groups.err
+fi || fail "groups: --info failed: $(cat groups.err)"
+grep '^# group:' groups.out | awk -v n=$groups '
+	{ c++ }
+	n * 13 + 10 >= 4095 && length($0) != 4095 { bad++ }
+	n * 13 + 10 < 4095 && length($0) != n * 13 + 10 { bad++ }
+	END { exit !(c == n && bad == 0) }' ||
+	fail "groups: not $groups lines of the group, of the right length"
+exit 0
