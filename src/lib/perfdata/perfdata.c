@@ -696,6 +696,7 @@ open_part(struct perfdata *pd, const char *name, struct p2g_error *err)
 	sprintf(path, "%s/%s", pd->dir, name);
 	if (stat(path, &st) != 0 && errno == ENOENT) {
 		free(path);
+		p2g_error_clear(err);
 		return NULL;
 	}
 	in = input_open(path, err);
@@ -787,6 +788,7 @@ perfdata_open(const char *path, perfdata_warn_fn warn, void *warn_ctx,
 	size_t avail;
 	uint64_t magic, size;
 	struct stat st;
+	int gz;
 
 	pd = calloc(1, sizeof(*pd));
 	if (pd == NULL) {
@@ -829,14 +831,15 @@ perfdata_open(const char *path, perfdata_warn_fn warn, void *warn_ctx,
 			goto fail;
 	}
 	pd->in = pd->cur->in;
-	if (input_is_gzip(pd->in, err)) {
+	gz = input_is_gzip(pd->in, err);
+	if (gz < 0)
+		goto fail;
+	if (gz) {
 		/* perf.data.gz: offsets are then those of the
 		 * decompressed data. */
 		if (input_gunzip(pd->in, err) < 0)
 			goto fail;
 		pd->gzip = true;
-	} else if (err->status != P2G_OK) {
-		goto fail;
 	}
 	p = input_peek(pd->in, PIPE_HEADER, &avail, err);
 	if (p == NULL)
