@@ -4,7 +4,7 @@
 # dependencies (Debian), then autogen, configure --enable-werror, make,
 # make check and make distcheck in _build/; the whole suite again under
 # AddressSanitizer and UndefinedBehaviorSanitizer in _build-san/; the
-# libFuzzer targets for FUZZ_SECONDS (default 60) each in _build-fuzz/;
+# libFuzzer targets for FUZZ_SECONDS (default 30) each in _build-fuzz/;
 # and the suite under valgrind (make check-valgrind) in _build/.
 # Exits non-zero on any failure.  Test logs: _build*/tests/*.log and
 # _build*/test-suite.log; fuzzer logs: _build-fuzz/fuzz/*.log.
@@ -80,13 +80,13 @@ fi
 summary . sanitizers
 cd "$top"
 
-echo "== libFuzzer targets, ${FUZZ_SECONDS:-60} s each (_build-fuzz)"
+echo "== libFuzzer targets, ${FUZZ_SECONDS:-30} s each (_build-fuzz)"
 rm -rf _build-fuzz
 mkdir _build-fuzz
 cd _build-fuzz
 ../configure -q --enable-werror --enable-fuzzers CC=clang
 make -j"$jobs"
-make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
 cd "$top"
 
 echo "== test suite under valgrind (_build)"

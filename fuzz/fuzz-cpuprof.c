@@ -8,12 +8,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cpuprof.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz-subr.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -24,13 +22,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	off_t len;
 	unsigned char *back;
 
+	p2g_error_clear(&err);
 	profile_init(&p);
 	if (cpuprof_read(data, size, &p, &err) == 0) {
 		/* A valid profile written again must be the same bytes. */
-		if (fd < 0)
-			fd = memfd_create("fuzz-cpuprof", 0);
-		if (fd >= 0 && ftruncate(fd, 0) == 0 &&
-		    lseek(fd, 0, SEEK_SET) == 0 &&
+		if (fuzz_sink(&fd, "fuzz-cpuprof") >= 0 &&
 		    cpuprof_write(&p, fd, &err) == 0) {
 			len = lseek(fd, 0, SEEK_END);
 			back = malloc(len > 0 ? (size_t)len : 1);

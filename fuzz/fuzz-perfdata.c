@@ -2,23 +2,41 @@
 /*
  * libFuzzer target: the whole perf.data path (file or pipe mode, decided
  * by the input's own header) through perfdata_open() and convert_run(),
- * each profile written to /dev/null, as the tool runs it.  The input is served from a memory file so that
- * the reader's own I/O code is exercised too.
+ * each profile made written into a memory file, as the tool writes it.
+ * The size of the input picks some of the options (one profile per
+ * process, the period as weight, 32-bit slots), so that the corpus
+ * reaches them; the reading runs on one thread, so that an input covers
+ * the same code on every run.  Binaries for DWARF unwinding are looked
+ * for under $P2G_FUZZ_SYMFS only (fuzz/run-fuzzers.sh puts
+ * testdata/dwarfprog there), never at the paths the input names.
  */
 #include "config.h"
 
-#include <fcntl.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <sys/mman.h>
-#include <unistd.h>
+#include <stdlib.h>
 
 #include "convert.h"
 #include "cpuprof.h"
+#include "fuzz-subr.h"
 #include "perfdata.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+static const char *symfs = "/nonexistent";
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *s = getenv("P2G_FUZZ_SYMFS");
+
+	(void)argc;
+	(void)argv;
+	if (s != NULL && *s != '\0')
+		symfs = s;
+	return 0;
+}
+
+/* Warnings are made (their text formatted) and dropped. */
 static void
 ignore(void *ctx, const char *part, uint64_t off, const char *msg)
 {
@@ -31,12 +49,12 @@ ignore(void *ctx, const char *part, uint64_t off, const char *msg)
 static int
 sink(void *ctx, const struct convert_result *r, struct p2g_error *err)
 {
-	static int null = -1;
+	static int out = -1;
 
 	(void)ctx;
-	if (null < 0)
-		null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	return cpuprof_write(r->profile, null, err);
+	if (fuzz_sink(&out, "fuzz-perfdata-out") < 0)
+		return 0;
+	return cpuprof_write(r->profile, out, err);
 }
 
 int
@@ -49,15 +67,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct convert_opts o = { 0 };
 	struct convert_stats st;
 
-	if (fd < 0)
-		fd = memfd_create("fuzz-perfdata", 0);
-	if (fd < 0 || ftruncate(fd, 0) != 0 ||
-	    pwrite(fd, data, size, 0) != (ssize_t)size)
+	p2g_error_clear(&err);
+	if (fuzz_file(&fd, "fuzz-perfdata", data, size, path,
+		      sizeof(path)) == NULL)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	pd = perfdata_open(path, ignore, NULL, &err);
 	if (pd == NULL)
 		return 0;
+	o.no_threads = true;
+	o.warn = ignore;
+	o.symfs = symfs;
+	o.split = (size & 1) != 0;
+	o.weight = size & 2 ? CONVERT_WEIGHT_PERIOD : CONVERT_WEIGHT_SAMPLES;
+	o.slot_bits = size & 4 ? 32 : 0;
 	(void)convert_run(&pd, 1, &o, sink, NULL, &st, &err);
 	perfdata_close(pd);
 	return 0;

@@ -25,6 +25,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 41)
 		return 0;
+	p2g_error_clear(&err);
 	memset(&a, 0, sizeof(a));
 	a.sample_type = load64(data, false);
 	a.read_format = load64(data + 8, false);

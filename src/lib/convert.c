@@ -571,8 +571,10 @@ convert_scan(struct perfdata *pd, struct addrspace *as, uint64_t **samples,
 		}
 		if (sample_decode(rec.attr, rec.data + 8, rec.size - 8u,
 				  rec.offset + 8, be, &s,
-				  err) < 0)
+				  err) < 0) {
+			r = -1;
 			goto out;
+		}
 		if (deliveries_of(&dl, &rec, &s, s.period) < 0)
 			goto nomem;
 		p = addrspace_process(as, (int32_t)s.pid);

@@ -385,7 +385,7 @@ static void
 mem_topology(const struct perfdata *pd, struct out *o)
 {
 	struct cursor c;
-	uint64_t bsize, nr, i, node, bits, w, k, set;
+	uint64_t bsize, nr, i, node, bits, w, k, set, size;
 	char sz[32];
 
 	if (!section(pd, HEADER_MEM_TOPOLOGY, &c))
@@ -407,7 +407,8 @@ mem_topology(const struct perfdata *pd, struct out *o)
 		node = cursor_u64(&c);
 		(void)cursor_u64(&c);	/* the node's size... */
 		bits = cursor_u64(&c);	/* ...and its bitmap's, in bits */
-		words = (bits + 63) / 64;
+		/* rounded up without bits + 63, which wraps near 2^64 */
+		words = bits / 64 + (bits % 64 != 0);
 		if (!cursor_ok(&c) || words > cursor_left(&c) / 8)
 			goto bad;
 		bm = c.base + c.pos;
@@ -437,7 +438,9 @@ mem_topology(const struct perfdata *pd, struct out *o)
 			}
 		}
 		cursor_skip(&c, (size_t)words * 8);
-		unit(sz, sizeof(sz), bsize * set);
+		if (__builtin_mul_overflow(bsize, set, &size))
+			goto bad;
+		unit(sz, sizeof(sz), size);
 		put(o, "#  %3" PRIu64 " [%s]: %s\n", node, sz, list);
 	}
 	if (cursor_ok(&c))

@@ -422,13 +422,15 @@ use_spool(struct input *in, int fd)
 	in->eof = false;
 }
 
-bool
+int
 input_is_gzip(struct input *in, struct p2g_error *err)
 {
 	size_t avail;
 	const unsigned char *p = input_peek(in, 2, &avail, err);
 
-	return p != NULL && avail == 2 && p[0] == 0x1f && p[1] == 0x8b;
+	if (p == NULL)
+		return -1;
+	return avail == 2 && p[0] == 0x1f && p[1] == 0x8b;
 }
 
 int

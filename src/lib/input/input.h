@@ -71,9 +71,9 @@ typedef uint64_t (*input_extent_fn)(int fd, uint64_t have);
 int input_make_seekable(struct input *in, input_extent_fn extent,
 			struct p2g_error *err);
 
-/* True if the input starts with the gzip magic (peeks 2 bytes; false
- * also on a read error, which is then in ERR). */
-bool input_is_gzip(struct input *in, struct p2g_error *err);
+/* 1 if the input starts with the gzip magic, 0 if not (peeks 2 bytes),
+ * -1 with ERR set on a read error. */
+int input_is_gzip(struct input *in, struct p2g_error *err);
 
 /*
  * Replace a gzip input by its decompressed bytes, spooled to an unlinked

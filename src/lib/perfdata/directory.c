@@ -41,6 +41,7 @@ directory_open_file(struct perfdata *pd, const char *name,
 	sprintf(path, "%s/%s", pd->dir, name);
 	if (stat(path, &st) != 0 && errno == ENOENT) {
 		free(path);
+		p2g_error_clear(err);
 		return NULL;
 	}
 	in = input_open_regular(path, err);

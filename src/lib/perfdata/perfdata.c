@@ -199,6 +199,7 @@ perfdata_open_limited(const char *path, uint64_t max_inflate,
 {
 	struct perfdata *pd;
 	struct stat st;
+	int gz;
 
 	pd = calloc(1, sizeof(*pd));
 	if (pd == NULL) {
@@ -242,15 +243,16 @@ perfdata_open_limited(const char *path, uint64_t max_inflate,
 			goto fail;
 	}
 	pd->in = pd->cur->in;
-	if (input_is_gzip(pd->in, err)) {
+	gz = input_is_gzip(pd->in, err);
+	if (gz < 0)
+		goto fail;
+	if (gz) {
 		/* perf.data.gz: offsets are then those of the
 		 * decompressed data. */
 		if (input_gunzip(pd->in, max_inflate, perfdata_extent,
 				 err) < 0)
 			goto fail;
 		pd->f.gzip = true;
-	} else if (err->status != P2G_OK) {
-		goto fail;
 	}
 	if (header_read(pd, err) < 0)
 		goto fail;

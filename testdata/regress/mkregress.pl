@@ -1,0 +1,77 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: MIT
+# Make the crafted regression inputs of testdata/regress/ from
+# testdata/hot.perf.data (a little-endian file-mode recording whose
+# samples are IP|TID|TIME|CALLCHAIN|PERIOD):
+#   perl testdata/regress/mkregress.pl testdata/hot.perf.data testdata/regress
+# Each is the header and attrs of hot.perf.data, its first records up to
+# and including the third sample, then its feature sections, with one
+# defect (see testdata/README).
+use strict;
+use warnings;
+
+my ($src, $dir) = @ARGV;
+die "usage: $0 hot.perf.data DIR\n" unless defined $dir;
+open(my $in, '<:raw', $src) or die "$src: $!\n";
+my $f = do { local $/; <$in> };
+close($in);
+
+my ($data_off, $data_size) = unpack('Q<Q<', substr($f, 40, 16));
+my @flags = unpack('Q<4', substr($f, 72, 32));
+my @bits = grep { $flags[$_ >> 6] & (1 << ($_ & 63)) } 1 .. 255;
+
+# the feature sections, by bit, in the table's order
+my $tab = $data_off + $data_size;
+my %sect;
+for my $i (0 .. $#bits) {
+	my ($off, $size) = unpack('Q<Q<', substr($f, $tab + 16 * $i, 16));
+	$sect{$bits[$i]} = substr($f, $off, $size);
+}
+
+# the records up to the third sample; SAMPLE_AT gets the offset, in the
+# data, of each sample kept
+my ($pos, $samples, @sample_at) = (0, 0);
+while ($samples < 3) {
+	my ($type, $misc, $size) =
+	    unpack('L<S<S<', substr($f, $data_off + $pos, 8));
+	die "no third sample\n" if $size == 0 || $pos + $size > $data_size;
+	if ($type == 9) {
+		push @sample_at, $pos;
+		$samples++;
+	}
+	$pos += $size;
+}
+
+sub write_file {
+	my ($name, $data, %sect) = @_;
+	my $out = substr($f, 0, $data_off) . $data;
+	my $ftab = length($out);
+	my $body = '';
+	my $first = $ftab + 16 * @bits;
+	my $table = '';
+	for my $b (@bits) {
+		$table .= pack('Q<Q<', $first + length($body),
+			       length($sect{$b}));
+		$body .= $sect{$b};
+	}
+	$out .= $table . $body;
+	substr($out, 48, 8) = pack('Q<', length($data));
+	open(my $o, '>:raw', "$dir/$name") or die "$dir/$name: $!\n";
+	print $o $out;
+	close($o) or die "$dir/$name: $!\n";
+}
+
+my $data = substr($f, $data_off, $pos);
+
+# MEM_TOPOLOGY (bit 22): node 0's bitmap claims 2^64-1 bits, whose
+# (bits + 63) / 64 words wrap to 0
+my %mt = %sect;
+die "no MEM_TOPOLOGY\n" unless exists $mt{22};
+substr($mt{22}, 24 + 16, 8) = pack('q<', -1);
+write_file('mem-topology-bits.perf.data', $data, %mt);
+
+# the second sample's callchain claims 2^32 entries (nr, after ip,
+# pid/tid, time and period)
+my $bad = $data;
+substr($bad, $sample_at[1] + 8 + 32, 8) = pack('Q<', 1 << 32);
+write_file('sample-callchain-nr.perf.data', $bad, %sect);
