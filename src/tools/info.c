@@ -63,6 +63,8 @@ line_full(const struct out *o)
 }
 
 /* FMT, N bytes with the arguments from AP, to O's stream. */
+static void put_stream(struct out *o, const char *fmt, int n, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 static void
 put_stream(struct out *o, const char *fmt, int n, va_list ap)
 {
