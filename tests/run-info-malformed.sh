@@ -9,6 +9,8 @@
 #    2^32 entries.  --info reports the error as the conversion does
 #    (file and offset, exit status 1), after printing the summary with
 #    the one sample read before it.
+#  - attr-ids-shared.perf.data: 100 attrs whose ids all lie in one
+#    section: refused (exit 1), in --info too.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
 topo=$(testfile regress/mem-topology-bits.perf.data)
@@ -28,5 +30,13 @@ compare_text convert.err err "the error of --info"
 printf '%12d  cpu-clock\n' 1 > want
 grep -A1 '^# events (samples):' out | tail -n 1 > got
 compare_text want got "the samples --info counted before the error"
-echo "malformed MEM_TOPOLOGY and an undecodable sample: as documented"
+
+# 100 attrs whose ids are one section: refused at the attr whose ids no
+# longer fit in the file with the others'
+shared=$(testfile regress/attr-ids-shared.perf.data)
+check_exit 1 "$PERF2GPERF" -q "$shared" shared.prof
+check_grep "the ids of attrs 0 to 1 add up to more bytes than the file has"
+check_exit 1 "$PERF2GPERF" --info "$shared"
+check_grep "the ids of attrs 0 to 1 add up to more bytes than the file has"
+echo "malformed MEM_TOPOLOGY, an undecodable sample, shared ids: as documented"
 exit 0

@@ -75,3 +75,19 @@ write_file('mem-topology-bits.perf.data', $data, %mt);
 my $bad = $data;
 substr($bad, $sample_at[1] + 8 + 32, 8) = pack('Q<', 1 << 32);
 write_file('sample-callchain-nr.perf.data', $bad, %sect);
+
+# hot.perf.data whole, its attrs section moved to the end and made of 100
+# copies of its attr whose ids all lie in the data section: each alone
+# fits in the file, together they claim 100 times the data's bytes
+{
+	my ($attr_size, $attrs_off) = unpack('Q<Q<', substr($f, 16, 16));
+	my $one = substr($f, $attrs_off, $attr_size - 16) .
+		  pack('Q<Q<', $data_off, $data_size & ~7);
+	my $out = $f;
+	substr($out, 24, 16) = pack('Q<Q<', length($f), 100 * $attr_size);
+	$out .= $one x 100;
+	open(my $o, '>:raw', "$dir/attr-ids-shared.perf.data") or
+	    die "$dir/attr-ids-shared.perf.data: $!\n";
+	print $o $out;
+	close($o) or die "$dir/attr-ids-shared.perf.data: $!\n";
+}

@@ -391,7 +391,7 @@ read_attrs(struct perfdata *pd, uint64_t attrs_off, uint64_t attrs_size,
 {
 	unsigned char *abuf;
 	struct cursor ac;
-	uint64_t i, n;
+	uint64_t i, n, ids_total = 0;
 	int ret = -1;
 
 	if (attrs_size % pd->f.attr_size != 0)
@@ -437,6 +437,18 @@ read_attrs(struct perfdata *pd, uint64_t attrs_off, uint64_t attrs_size,
 				 (unsigned long long)i);
 			goto out;
 		}
+		/* The attrs' ids are in sections of their own: together
+		 * they fit in the file too, so that what is read for them
+		 * grows with the file, not with the number of attrs. */
+		if (ids_size > input_size(pd->in) - ids_total) {
+			attr_release(&a);
+			p2g_fail(err, P2G_INVALID, cursor_offset(&one) - 16,
+				 "the ids of attrs 0 to %llu add up to more "
+				 "bytes than the file has",
+				 (unsigned long long)i);
+			goto out;
+		}
+		ids_total += ids_size;
 		if (ids_size % 8 != 0 || ids_off > input_size(pd->in) ||
 		    ids_size > input_size(pd->in) - ids_off) {
 			attr_release(&a);
