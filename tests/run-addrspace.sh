@@ -12,8 +12,9 @@
 #    included, and its mappings of the three programs carry the build
 #    ids perf recorded for them (perf buildid-list).  The --split profiles, read by google-pprof each with its
 #    own program, have perf's stacks of that process.
-#  - a system-wide recording (perf record -a) of multi converts, and
-#    --comm multi picks exactly perf's stacks of multi out of it.
+#  - a system-wide recording (perf record -a) of a copy of multi named
+#    p2gsysPID converts, and --comm p2gsysPID picks exactly perf's
+#    stacks of it out of the recording.
 # Frames perf cannot name ([unknown]) and frames pprof leaves unnamed (an
 # address, <unknown>, ??) compare as "?".  Stacks whose leaf is inside
 # libc or ld.so are left out on both sides (at most 5% of the samples):
@@ -171,27 +172,31 @@ else
 	echo "note: google-pprof is not installed: perl part skipped"
 fi
 
-# --- system-wide, one program picked out by --comm
-if perf record -q -a -e cpu-clock -F 999 -g -o sys.data -- ./multi > sysrec.log 2>&1; then
+# --- system-wide, one program picked out by --comm.  The program is a
+# copy of multi with a name of its own: other tests may run a multi of
+# theirs meanwhile, which --comm multi would rightly take too.
+sysprog=p2gsys$$
+cp multi $sysprog
+if perf record -q -a -e cpu-clock -F 999 -g -o sys.data -- ./$sysprog > sysrec.log 2>&1; then
 	check_exit 0 "$PERF2GPERF" -q sys.data sys.prof
 	check_exit 0 "$GPERFCHECK" sys.prof
 	PERF_STACKS_OUT=sys.unsorted perf script -i sys.data --no-inline -s "$stacks_py" > /dev/null 2>&1 ||
 		fail "perf cannot read its system-wide recording"
 	pid=$(perf script -i sys.data -F comm,pid 2> /dev/null |
-		awk '$1 == "multi" { print $2; exit }')
-	[ -n "$pid" ] || fail "no sample of multi in the system-wide recording"
+		awk -v p=$sysprog '$1 == p { print $2; exit }')
+	[ -n "$pid" ] || fail "no sample of $sysprog in the system-wide recording"
 	# perf's own --comms filter: the command at the time of each sample
-	# (a sample taken in multi's pid while it was still perf's child
-	# "perf-exec" is not multi's)
-	PERF_STACKS_OUT=comm.unsorted perf script -i sys.data --comms multi \
+	# (a sample taken in its pid while it was still perf's child
+	# "perf-exec" is not its)
+	PERF_STACKS_OUT=comm.unsorted perf script -i sys.data --comms $sysprog \
 		--no-inline -s "$stacks_py" > /dev/null 2>&1 ||
-		fail "perf script --comms multi failed"
-	check_exit 0 "$PERF2GPERF" -q --no-fixup --comm multi sys.data comm.prof
+		fail "perf script --comms $sysprog failed"
+	check_exit 0 "$PERF2GPERF" -q --no-fixup --comm $sysprog sys.data comm.prof
 	check_exit 0 "$GPERFCHECK" --dump comm.prof
 	stacks_dump out > comm.got
 	stacks_oracle comm.unsorted cpu-clock "" > comm.want
-	compare_text comm.want comm.got "--comm multi from the system-wide recording"
-	echo "system-wide: $(cut -f4 sys.unsorted | sort -u | wc -l) processes; --comm multi gives perf's $(wc -l < comm.want) stacks of pid $pid"
+	compare_text comm.want comm.got "--comm $sysprog from the system-wide recording"
+	echo "system-wide: $(cut -f4 sys.unsorted | sort -u | wc -l) processes; --comm $sysprog gives perf's $(wc -l < comm.want) stacks of pid $pid"
 else
 	echo "note: perf record -a does not work here: $(head -n 1 sysrec.log)"
 fi

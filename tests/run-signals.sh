@@ -115,7 +115,7 @@ check_grep "perf2gperf: big.prof: write: File too large"
 no_leftovers
 # the spool of a gzip input, in $TMPDIR
 TMPDIR=$PWD check_exit 2 sh -c 'ulimit -f 1 && exec "$@"' sh "$PERF2GPERF" -q "$dwarfgz" big.prof
-check_grep "cannot write the decompressed input to $PWD: File too large"
+check_grep "cannot write the spooled input to $PWD: File too large"
 [ ! -e big.prof ] || fail "an output was left past the size limit"
 no_leftovers
 
