@@ -18,8 +18,8 @@
 # linear reader takes one or two and a quadratic one minutes, and 200 MB
 # of address space for --info where the whole text would take 325 MB.  Each output is checked too.  Under a wrapper (valgrind) the
 # inputs are small and there are no limits: that run looks for memory
-# errors; with the sanitizers, which reserve address space of their own,
-# there is no limit on it.
+# errors; with the sanitizers (slower, and reserving address space of
+# their own) the inputs are of middle size and there are no limits.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
 BLOWUP=$top_builddir/tests/blowup
@@ -33,6 +33,11 @@ fi
 sanitized=false
 grep -q '^P2G_SAN_CFLAGS = .*sanitize' "$top_builddir/Makefile" 2>/dev/null &&
 	sanitized=true
+# The sanitizers make the tools several times slower: middle sizes there,
+# and no limits (that run, too, looks for memory errors).
+if $sanitized; then
+	big=20000 small=4000 groups=1000 limits=false
+fi
 
 # Run a command with at most $1 CPU seconds when the limits are on.
 cpu_limited() {

@@ -143,6 +143,7 @@ int
 record_start(int argc, char **argv, struct record *r)
 {
 	char **opts, **cmd = NULL, **av;
+	char why[200] = "";	/* a usage error */
 	int i, nopts = 0, ncmd = 0;
 	bool dashdash = false;
 
@@ -156,7 +157,7 @@ record_start(int argc, char **argv, struct record *r)
 		message_usage("out of memory");
 	for (i = 1; i < argc && !dashdash; i++)
 		dashdash = strcmp(argv[i], "--") == 0;
-	for (i = 1; i < argc; i++) {
+	for (i = 1; i < argc && why[0] == '\0'; i++) {
 		const char *a = argv[i];
 
 		if (strcmp(a, "--") == 0) {
@@ -165,10 +166,11 @@ record_start(int argc, char **argv, struct record *r)
 			break;
 		}
 		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-			if (i + 1 >= argc)
-				message_usage("record: option '%s' needs a "
-					      "file name", a);
-			r->output = argv[++i];
+			if (i + 1 < argc)
+				r->output = argv[++i];
+			else
+				snprintf(why, sizeof(why), "option '%s' needs "
+					 "a file name", a);
 		} else if (strncmp(a, "--output=", 9) == 0) {
 			r->output = (char *)a + 9;
 		} else if (strncmp(a, "-o", 2) == 0) {
@@ -176,23 +178,27 @@ record_start(int argc, char **argv, struct record *r)
 		} else if (dashdash) {
 			opts[nopts++] = argv[i];
 		} else if (a[0] == '-') {
-			message_usage("record: perf record's options need "
-				      "-- before the command ('%s')", a);
+			snprintf(why, sizeof(why), "perf record's options "
+				 "need -- before the command ('%s')", a);
 		} else {
 			cmd = argv + i;
 			ncmd = argc - i;
 			break;
 		}
 	}
-	if (ncmd == 0 && (!dashdash || nopts == 0))
-		message_usage("record: no command to run (perf2gperf record "
-			      "[-o OUTPUT] [PERF-RECORD-OPTIONS] -- CMD "
-			      "[ARGS])");
-	if (r->output == NULL &&
+	if (why[0] == '\0' && ncmd == 0 && (!dashdash || nopts == 0))
+		snprintf(why, sizeof(why), "no command to run (perf2gperf "
+			 "record [-o OUTPUT] [PERF-RECORD-OPTIONS] -- CMD "
+			 "[ARGS])");
+	if (why[0] == '\0' && r->output != NULL && r->output[0] == '\0')
+		snprintf(why, sizeof(why), "the OUTPUT name is empty");
+	if (why[0] == '\0' && r->output == NULL &&
 	    (r->output = default_output(ncmd ? cmd[0] : NULL)) == NULL)
-		message_usage("out of memory");
-	else if (r->output[0] == '\0')
-		message_usage("record: the OUTPUT name is empty");
+		snprintf(why, sizeof(why), "out of memory");
+	if (why[0] != '\0') {
+		free(opts);
+		message_usage("record: %s", why);
+	}
 	av = perf_argv(r->perf, opts, nopts, cmd, ncmd);
 	free(opts);
 	if (av == NULL)
