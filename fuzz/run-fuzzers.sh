@@ -50,8 +50,9 @@ gzip -dc "$srcdir"/testdata/dwarfprog.gz \
 P2G_FUZZ_SYMFS=$(pwd)/fuzz/symfs
 export P2G_FUZZ_SYMFS
 seed fuzz-cpuprof "$srcdir"/testdata/*.prof "$srcdir"/testdata/gperf/*.prof
+# fuzz/regress: inputs on which a target once failed, named after it
 seed fuzz-gperfcheck "$srcdir"/testdata/*.prof "$srcdir"/testdata/gperf/*.prof \
-	"$srcdir"/testdata/gperf/*.prof.gz
+	"$srcdir"/testdata/gperf/*.prof.gz "$srcdir"/fuzz/regress/gperfcheck-*
 # The sample target reads a 41-byte layout header, then a sample body:
 # here IP|TID|TIME|CALLCHAIN|PERIOD with a three-entry user callchain.
 mkdir -p fuzz/fuzz-sample.seeds
@@ -119,7 +120,7 @@ done
 for t in $targets; do
 	echo "== $t: $seconds s"
 	mkdir -p "fuzz/$t.corpus"
-	if ! run $t -max_total_time="$seconds" \
+	if ! run $t -seed=1 -max_total_time="$seconds" \
 		-print_final_stats=1 -artifact_prefix="fuzz/crash-$t-" \
 		"fuzz/$t.corpus" "fuzz/$t.seeds" > "fuzz/$t.log" 2>&1; then
 		echo "$t: FAILED; see fuzz/$t.log and fuzz/crash-$t-*"

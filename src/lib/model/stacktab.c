@@ -606,7 +606,10 @@ stacktab_period(const struct stacktab *t, const struct stack_entry *e)
 uint64_t *
 stacktab_pcs(const struct stacktab *t, const struct stack_entry *e)
 {
-	return t->pool + e->off;
+	/* A table of stacks of no PCs has no pool. */
+	static uint64_t none[1];
+
+	return t->pool != NULL ? t->pool + e->off : none;
 }
 
 void
