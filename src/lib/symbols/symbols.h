@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Names for addresses, as perf report and perf script give them: the
+ * mapped file found where perf finds it (the recorded path under a
+ * symfs, perf's build-ID cache, /usr/lib/debug, .gnu_debuglink, the
+ * --binaries directories), never a file whose build ID differs from the
+ * recording's; its ELF symbols chosen among as perf chooses; the kernel's
+ * from a kallsyms copy or a vmlinux; JIT code's from /tmp/perf-PID.map;
+ * inlined functions from DWARF.  Each address of a file is looked up
+ * once.
+ */
+#ifndef P2G_SYMBOLS_H
+#define P2G_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A mapped file as the recording names it. */
+struct sym_dso {
+	const char *path;	/* recorded path: a file, "[kernel.kallsyms]"
+				   (or perf's "[kernel.kallsyms]_text"), a
+				   module's, "[vdso]", "//anon", ... */
+	const uint8_t *build_id;	/* as recorded; NULL if none */
+	size_t build_id_size;
+	uint64_t start, end, pgoff;	/* where it was mapped */
+	int32_t pid;		/* the process (for perf-PID.map); -1 for
+				   the kernel and its modules */
+};
+
+/* One function at an address.  The strings live as long as the
+ * symbolizer. */
+struct sym_frame {
+	const char *function;	/* NULL: not known */
+	const char *file;	/* source file, or NULL */
+	uint32_t line;		/* 0: not known */
+};
+
+struct sym_opts {
+	const char *symfs;	/* look for recorded paths under it */
+	const char *home;	/* for ~/.debug; NULL: $HOME */
+	const char *vmlinux;	/* the kernel's ELF, or NULL */
+	const char *kallsyms;	/* a kallsyms file, or NULL */
+	const char *const *binaries;	/* --binaries directories */
+	size_t nbinaries;
+	bool lines;		/* read DWARF: files, lines, inlined */
+};
+
+struct symbols;
+
+/* A symbolizer with options O (copied); NULL when out of memory.  Files
+ * are found and read when first needed. */
+struct symbols *symbols_new(const struct sym_opts *o);
+
+/* Accepts NULL. */
+void symbols_free(struct symbols *s);
+
+/*
+ * The functions at ADDR (an address as mapped, in DSO's range) into
+ * *OUT: innermost inlined function first, the symbol's function last.
+ * Returns their number (0: no name is known), or -1 when out of memory.
+ * *OUT stays valid as long as S.
+ */
+int symbols_lookup(struct symbols *s, const struct sym_dso *dso,
+		   uint64_t addr, const struct sym_frame **out);
+
+/*
+ * The file read for DSO, or NULL with *WHY (if WHY is not NULL) saying
+ * why none was: not found, or a build ID that differs.  The string
+ * lives as long as S.
+ */
+const char *symbols_file(struct symbols *s, const struct sym_dso *dso,
+			 const char **why);
+
+#endif
