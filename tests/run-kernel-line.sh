@@ -24,6 +24,14 @@
 #  3. The same stacks with perf's pgoff as the kernel line's offset:
 #     gperfcheck warns that Go pprof lowers the kernel's start to 0, and
 #     Go pprof does so (the control: without it, 2 would prove nothing).
+#  4. regress/unmapped-below-offset.perf.data has frames in no mapping
+#     just below ld.so's and libc's text (offsets 0x1000, 0x26000), where
+#     Go pprof would lower those mappings to take them: perf2gperf writes
+#     a guard line named [unknown] over the free stretch around each
+#     (src/lib/output/guards.h), so Go pprof gives each binary the shares
+#     that perf report --children --sort dso gives (checked against perf
+#     when installed, pinned from it otherwise); the same profile without
+#     the guard lines is the control.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 . "$top_srcdir/tests/stacks.sh"
 . "$top_srcdir/tests/shares.sh"
@@ -143,6 +151,45 @@ if command -v google-pprof > /dev/null 2>&1 &&
 	echo "google-pprof: frames in no mapping have no name"
 else
 	echo "note: no google-pprof, or hot.c does not build: its reading not checked"
+fi
+
+# 4. guard lines
+data=$(testfile regress/unmapped-below-offset.perf.data)
+check_exit 0 "$PERF2GPERF" -q "$data" below.prof
+check_exit 0 "$GPERFCHECK" --dump below.prof
+sed -n 's/^map \(.*\[unknown\]\)$/\1/p' out > guards.txt
+cat > guards.exp <<'EOT'
+7ffae7c30000-7ffae7c56000 r-xp 00000000 00:00 0 [unknown]
+7ffae7e27000-7ffae7e28000 r-xp 00000000 00:00 0 [unknown]
+EOT
+compare_text guards.exp guards.txt "the guard lines of unmapped-below-offset's profile"
+# perf report --children --sort dso on the file, by its design: the
+# program in every sample, libc in the first and third, [unknown] frames
+# in the second and third
+cat > below.exp <<EOT
+[unknown]${TAB}0.00${TAB}66.67
+hot${TAB}100.00${TAB}100.00
+libc.so.6${TAB}0.00${TAB}66.67
+EOT
+if command -v perf > /dev/null 2>&1; then
+	shares_perf "$data" | sort > below.perf
+	compare_text below.exp below.perf "perf report's shares of unmapped-below-offset"
+fi
+if command -v go > /dev/null 2>&1; then
+	go_env
+	grep -av '\[unknown\]$' below.prof > noguard.prof
+	for p in below noguard; do
+		go tool pprof -raw -symbolize=none $p.prof > $p.raw 2> $p.err || {
+			cat $p.err >&2
+			fail "go tool pprof cannot read $p.prof"
+		}
+		shares_go_raw $p.raw > $p.shares
+	done
+	compare_text below.exp below.shares "Go pprof's shares of the profile with guard lines"
+	if cmp -s below.exp noguard.shares; then
+		fail "control: Go pprof gives the same shares without the guard lines; the test proves nothing"
+	fi
+	echo "Go pprof: frames in no mapping below a mapping with an offset stay unknown"
 fi
 
 exit 0

@@ -91,3 +91,17 @@ write_file('sample-callchain-nr.perf.data', $bad, %sect);
 	print $o $out;
 	close($o) or die "$dir/attr-ids-shared.perf.data: $!\n";
 }
+
+# frames in no mapping just below a mapping with a nonzero offset (Go
+# pprof's widening, guards.h): in the second sample the libc frame
+# becomes 0x7ffae7e27800, between the vdso and ld.so's text (offset
+# 0x1000); in the third the program's caller becomes 0x7ffae7c40000,
+# below libc's text (offset 0x26000); perf calls both [unknown].  Callchains: nr, the user
+# context marker, then 3 frames.
+{
+	no warnings 'portable';
+	my $u = $data;
+	substr($u, $sample_at[1] + 8 + 40 + 24, 8) = pack('Q<', 0x7ffae7e27800);
+	substr($u, $sample_at[2] + 8 + 40 + 16, 8) = pack('Q<', 0x7ffae7c40000);
+	write_file('unmapped-below-offset.perf.data', $u, %sect);
+}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guards.h"
 #include "hashtab.h"
 #include "layout.h"
 
@@ -49,6 +50,9 @@ struct lay {
 	uint32_t *map_place;		/* mapping index -> place + 1 */
 	const struct mapping *last;	/* the last mapping resolved, */
 	uint32_t last_sid;		/* in this space */
+	uint64_t *unmapped;		/* user frames in no mapping, as
+					   pprof looks them up (guards.h) */
+	size_t nunmapped, cap_unmapped;
 };
 
 static uint64_t
@@ -238,6 +242,32 @@ extent:
 		p->lo = m->pgoff;
 	if (m->pgoff + len > p->hi)
 		p->hi = m->pgoff + len;
+	return 0;
+}
+
+/* Note the user frame at ADDR, DEPTH in its stack, in no mapping: pprof
+ * looks a return address up less 1, and a leaf may get copies below it
+ * (fixup.h).  0, or -1 when out of memory. */
+static int
+note_unmapped(struct lay *l, uint64_t addr, uint32_t depth)
+{
+	uint64_t a = addr - 1;
+	int i;
+
+	for (i = depth == 0 ? 0 : 1; i < 2; i++, a++) {
+		if (l->nunmapped > 0 && l->unmapped[l->nunmapped - 1] == a)
+			continue;
+		if (l->nunmapped == l->cap_unmapped) {
+			size_t nc = l->cap_unmapped ? 2 * l->cap_unmapped : 64;
+			uint64_t *nv = realloc(l->unmapped, nc * sizeof(*nv));
+
+			if (nv == NULL)
+				return -1;
+			l->unmapped = nv;
+			l->cap_unmapped = nc;
+		}
+		l->unmapped[l->nunmapped++] = a;
+	}
 	return 0;
 }
 
@@ -660,17 +690,54 @@ cmp_place_base(const void *a, const void *b)
 	return xa < ya ? -1 : xa > ya;
 }
 
+/* Add the range of a line written to LINES (room for all made). */
+static void
+line_add(struct guard_range *lines, size_t *n, uint64_t start, uint64_t end,
+	 uint64_t off)
+{
+	lines[*n].start = start;
+	lines[*n].end = end;
+	lines[*n].off = off;
+	(*n)++;
+}
+
+/* The guard lines for L's frames in no mapping (guards.h), given the
+ * NLINES lines LINES written. */
+static int
+guard_lines(struct lay *l, struct guard_range *lines, size_t nlines,
+	    struct text *text)
+{
+	struct guard_range *g;
+	size_t i, ng;
+	int ret = 0;
+
+	if (guards_find(lines, nlines, l->unmapped, l->nunmapped, &g,
+			&ng) < 0)
+		return -1;
+	for (i = 0; i < ng && ret == 0; i++)
+		ret = append(text, "%08llx-%08llx r-xp 00000000 00:00 0 %s\n",
+			     (unsigned long long)g[i].start,
+			     (unsigned long long)g[i].end, GUARDS_NAME);
+	free(g);
+	return ret;
+}
+
 static int
 maps_text(struct lay *l, bool with_kernel, struct profile *out)
 {
 	struct place **order;
+	struct guard_range *lines;
 	struct text text = { out->maps, out->maps_len, out->maps_len };
-	size_t i, k;
+	size_t i, k, nlines = 0;
 	int ret = 0;
 
 	order = malloc((l->nplaces + 1) * sizeof(*order));
-	if (order == NULL)
+	lines = malloc((nsegs_total(l) + 1) * sizeof(*lines));
+	if (order == NULL || lines == NULL) {
+		free(order);
+		free(lines);
 		return -1;
+	}
 	for (i = 0; i < l->nplaces; i++)
 		order[i] = &l->places[i];
 	qsort(order, l->nplaces, sizeof(*order), cmp_place_base);
@@ -680,11 +747,13 @@ maps_text(struct lay *l, bool with_kernel, struct profile *out)
 		qsort(p->segs, p->nsegs, sizeof(*p->segs), cmp_seg);
 		for (k = 0; k < p->nsegs && ret == 0; k++) {
 			const struct segment *s = &p->segs[k];
+			uint64_t start = p->base + s->pgoff;
 
-			ret = append_mapping(&text, p->base + s->pgoff,
-					     p->base + s->pgoff + s->len,
+			ret = append_mapping(&text, start, start + s->len,
 					     s->pgoff, s->m, s->m->path,
 					     p->build_id_size, p->build_id);
+			line_add(lines, &nlines, start, start + s->len,
+				 s->pgoff);
 		}
 	}
 	if (ret == 0 && with_kernel && addrspace_kernel(l->as) != NULL) {
@@ -705,10 +774,14 @@ maps_text(struct lay *l, bool with_kernel, struct profile *out)
 				     l->o->kernel_path ? l->o->kernel_path
 						       : km->path,
 				     bsize, bid);
+		line_add(lines, &nlines, km->start, km->end, 0);
 	}
+	if (ret == 0)
+		ret = guard_lines(l, lines, nlines, &text);
 	out->maps = text.buf;
 	out->maps_len = text.len;
 	free(order);
+	free(lines);
 	return ret;
 }
 
@@ -867,6 +940,8 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 			m = resolve(&l, sid, v[k]);
 			if (m == NULL) {
 				st->unmapped += e[i]->count;
+				if (note_unmapped(&l, v[k], (uint32_t)k) < 0)
+					goto nomem;
 				continue;
 			}
 			/* The place of the frame before, most of the time:
@@ -961,6 +1036,7 @@ out:
 	hashtab_free(&l.index);
 	hashtab_free(&l.bids);
 	free(l.map_place);
+	free(l.unmapped);
 	free(seen);
 	return ret;
 }
