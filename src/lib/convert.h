@@ -47,6 +47,9 @@ struct convert_opts {
 	bool user_only;		/* drop kernel frames */
 	bool kernel_only;	/* drop user frames */
 	bool split;		/* one profile per process */
+	bool by_thread;		/* keep the stacks of threads apart
+				   (aggregate.h), for an output that
+				   tells them apart */
 	uint64_t period_us;	/* 0: derive from the event */
 	bool no_fixup;		/* write stacks without leaf copies */
 	enum convert_order byte_order;
