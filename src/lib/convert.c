@@ -426,7 +426,7 @@ conv_init(struct conv *cv, const struct perfdata *first,
 	cv->max_unwind = o->max_stack ? o->max_stack : DEFAULT_MAX_STACK;
 	cv->uframes = malloc(cv->max_unwind * sizeof(*cv->uframes));
 	cv->ag = aggregate_new(o->weight == CONVERT_WEIGHT_PERIOD,
-			       o->by_thread);
+			       o->by_thread || o->split == CONVERT_SPLIT_TID);
 	if (cv->as == NULL || cv->uframes == NULL || cv->ag == NULL)
 		return -1;
 	cv->kt = addrspace_kernel_text(cv->as);

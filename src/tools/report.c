@@ -120,6 +120,11 @@ report_notes(const struct report *rp, const struct convert_stats *st,
 	const char *name = rp->name;
 	const char *arch = perfdata_header(pd)->arch;
 
+	if (st->left_out && o->split == CONVERT_SPLIT_NONE)
+		message_note(name, "%zu process%s with fewer than %" PRIu64
+			     " samples left out (%" PRIu64 " samples)",
+			     st->left_out, st->left_out == 1 ? "" : "es",
+			     o->min_samples, st->samples_left_out);
 	if (st->other_events)
 		message_warning(name, P2G_NO_OFFSET,
 				"%" PRIu64 " samples of the other inputs are "
@@ -186,6 +191,11 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 		st->processes, st->kernel_frames, st->frames_dropped,
 		st->markers, st->zero_frames, st->lost, st->unknown_id,
 		st->period_us, st->slot_bits);
+	if (st->left_out)
+		fprintf(stderr,
+			"  left out (min-samples)   %12zu\n"
+			"  samples left out         %12" PRIu64 "\n",
+			st->left_out, st->samples_left_out);
 	if (st->undecodable)
 		fprintf(stderr, "  samples not decodable    %12" PRIu64 "\n",
 			st->undecodable);
