@@ -511,8 +511,6 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	o->progress = report_progress;
 	o->warn = report_warn;
 	o->progress_ctx = rp;
-	if (!message_quiet && (op->progress || isatty(STDERR_FILENO)))
-		rp->progress = op->progress ? 2 : 1;
 	if (convert_run(pds, op->ninputs, o, output_write, sink, &st,
 			err) < 0) {
 		message_error(sink->failed[0] != '\0'
@@ -539,6 +537,7 @@ main(int argc, char **argv)
 {
 	struct options op;
 	struct report rp;
+	struct perfdata_open_opts oo;
 	struct output_sink sink;
 	struct p2g_error err;
 	struct perfdata **pds = NULL;
@@ -581,6 +580,14 @@ main(int argc, char **argv)
 		parse_options(argc, argv, &op);
 	}
 	report_init(&rp, op.recording ? rec_names : op.inputs);
+	if (!message_quiet && (op.progress || isatty(STDERR_FILENO)))
+		rp.progress = op.progress ? 2 : 1;
+	memset(&oo, 0, sizeof(oo));
+	oo.max_inflate = op.max_inflate;
+	oo.warn = report_warn;
+	oo.warn_ctx = &rp;
+	oo.spool_progress = report_spool;
+	oo.progress_ctx = &rp;
 	pds = calloc(op.ninputs, sizeof(*pds));
 	if (pds == NULL) {
 		fprintf(stderr, "%s: out of memory\n", progname);
@@ -589,8 +596,7 @@ main(int argc, char **argv)
 	for (k = 0; k < op.ninputs; k++) {
 		report_input(&rp, k);
 		name_input(op.inputs[k], NULL);
-		pds[k] = perfdata_open_limited(op.inputs[k], op.max_inflate,
-					       report_warn, &rp, &err);
+		pds[k] = perfdata_open_with(op.inputs[k], &oo, &err);
 		if (pds[k] == NULL) {
 			message_error(report_where(&rp, err.part), &err);
 			ret = p2g_exit_status(err.status);
@@ -602,6 +608,7 @@ main(int argc, char **argv)
 			goto out;
 		}
 	}
+	message_status_end();
 	report_input(&rp, 0);
 	if (op.info)
 		ret = info_print(pds[0], &rp);
