@@ -73,8 +73,11 @@ n=$(grep -c "prof: warning: every stack has the same second frame" err) || :
 	fail "-v gave $n second-frame warnings, the summary $strips"
 [ "$(wc -l < err)" -eq $((nproc + strips + 2)) ] ||
 	fail "-v --split printed $(wc -l < err) lines, not $((nproc + strips + 2))"
-check_exit 0 "$PERF2GPERF" -q --split sw.data 'pid/%p.prof'
-[ ! -s err ] || fail "-q --split printed: $(cat err)"
+# (under valgrind, less: no -q, no merged --min-samples, fewer patterns)
+if [ -z "${P2G_WRAPPER:-}" ]; then
+	check_exit 0 "$PERF2GPERF" -q --split sw.data 'pid/%p.prof'
+	[ ! -s err ] || fail "-q --split printed: $(cat err)"
+fi
 
 # --- by thread, named by %t alone
 mkdir tid
@@ -109,20 +112,23 @@ samples min/ .prof min/*.prof > got
 compare_text want got "--split --min-samples 5 profiles"
 out=$(awk '$2 < 5 { n++; s += $2 } END { print n, s }' per-pid)
 check_grep "$(wc -l < want) profiles (one per process), $((total - ${out#* })) samples written; ${out% *} with fewer than 5 samples left out (${out#* } samples)"
-check_exit 0 "$PERF2GPERF" --min-samples 20 sw.data merged.prof
-out=$(awk '$2 < 20 { n++; s += $2 } END { print n, s }' per-pid)
-check_grep "sw.data: ${out% *} processes with fewer than 20 samples left out (${out#* } samples)"
-[ "$(samples '' '' merged.prof | cut -d' ' -f2)" -eq $((total - ${out#* })) ] ||
-	fail "--min-samples 20: the merged profile has $(samples '' '' merged.prof)"
-most=$(sort -k2n per-pid | tail -n 1 | cut -d' ' -f2)
-check_exit 1 "$PERF2GPERF" --min-samples $((most + 1)) sw.data none.prof
-check_grep "no process has --min-samples $((most + 1)) samples (the most has $most)"
-[ ! -e none.prof ] || fail "a profile written with nothing in it"
+if [ -z "${P2G_WRAPPER:-}" ]; then
+	check_exit 0 "$PERF2GPERF" --min-samples 20 sw.data merged.prof
+	out=$(awk '$2 < 20 { n++; s += $2 } END { print n, s }' per-pid)
+	check_grep "sw.data: ${out% *} processes with fewer than 20 samples left out (${out#* } samples)"
+	[ "$(samples '' '' merged.prof | cut -d' ' -f2)" -eq $((total - ${out#* })) ] ||
+		fail "--min-samples 20: the merged profile has $(samples '' '' merged.prof)"
+	most=$(sort -k2n per-pid | tail -n 1 | cut -d' ' -f2)
+	check_exit 1 "$PERF2GPERF" --min-samples $((most + 1)) sw.data none.prof
+	check_grep "no process has --min-samples $((most + 1)) samples (the most has $most)"
+	[ ! -e none.prof ] || fail "a profile written with nothing in it"
+fi
 
 # --- patterns that cannot name the profiles: usage errors, nothing read
-for bad in "--split=tid|x-%p.prof" "--split=comm|x-%c-%p.prof" \
-	   "--split|x-%p-%t.prof" "--split=pid|x-%c.prof" \
-	   "--split=thread|x-%p.prof"; do
+bad="--split=tid|x-%p.prof --split=comm|x-%c-%p.prof"
+[ -n "${P2G_WRAPPER:-}" ] ||
+	bad="$bad --split|x-%p-%t.prof --split=pid|x-%c.prof --split=thread|x-%p.prof"
+for bad in $bad; do
 	check_exit 2 "$PERF2GPERF" "${bad%|*}" sw.data "${bad#*|}"
 	check_grep "Try 'perf2gperf --help'"
 done
