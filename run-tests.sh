@@ -4,7 +4,7 @@
 # dependencies (Debian), then autogen, configure --enable-werror, make,
 # make check and make distcheck in _build/; the whole suite again under
 # AddressSanitizer and UndefinedBehaviorSanitizer in _build-san/; the
-# libFuzzer targets for FUZZ_SECONDS (default 30) each in _build-fuzz/;
+# libFuzzer targets for FUZZ_SECONDS (default 15) each in _build-fuzz/;
 # and the suite under valgrind (make check-valgrind) in _build/.
 # Exits non-zero on any failure.  Test logs: _build*/tests/*.log and
 # _build*/test-suite.log; fuzzer logs: _build-fuzz/fuzz/*.log.
@@ -12,6 +12,12 @@ set -eu
 cd "$(dirname "$0")"
 top=$(pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
+started=$(date +%s)
+
+# phase TITLE: announce the next pass, with the minutes spent so far.
+phase() {
+	echo "== $1 (at $(( ($(date +%s) - started) / 60 )) min)"
+}
 
 need="gcc make autoconf automake pkg-config libdw-dev libelf-dev zlib1g-dev
       libzstd-dev zstd
@@ -40,10 +46,10 @@ show_failures() {
 	done
 }
 
-echo "== autogen"
+phase "autogen"
 ./autogen.sh
 
-echo "== build and check (_build)"
+phase "build and check (_build)"
 rm -rf _build
 mkdir _build
 cd _build
@@ -56,11 +62,11 @@ if ! make -j"$jobs" check; then
 fi
 summary . tests
 
-echo "== distcheck"
+phase "distcheck"
 make -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
 cd "$top"
 
-echo "== build and check under ASan and UBSan (_build-san)"
+phase "build and check under ASan and UBSan (_build-san)"
 rm -rf _build-san
 mkdir _build-san
 cd _build-san
@@ -80,16 +86,16 @@ fi
 summary . sanitizers
 cd "$top"
 
-echo "== libFuzzer targets, ${FUZZ_SECONDS:-30} s each (_build-fuzz)"
+phase "libFuzzer targets, ${FUZZ_SECONDS:-15} s each (_build-fuzz)"
 rm -rf _build-fuzz
 mkdir _build-fuzz
 cd _build-fuzz
 ../configure -q --enable-werror --enable-fuzzers CC=clang
 make -j"$jobs"
-make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
+make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
 cd "$top"
 
-echo "== test suite under valgrind (_build)"
+phase "test suite under valgrind (_build)"
 cd _build
 unset ASAN_OPTIONS UBSAN_OPTIONS
 if ! make -j"$jobs" check-valgrind; then
@@ -98,4 +104,4 @@ if ! make -j"$jobs" check-valgrind; then
 	exit 1
 fi
 summary . valgrind
-echo "== all tests passed"
+phase "all tests passed"

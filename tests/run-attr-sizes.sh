@@ -38,6 +38,7 @@ for name in hot multi-2ev multi-pipe multi-group; do
 			continue
 		fi
 		[ $rc -eq 0 ] || { cat attrsize.err >&2; hard_error "attrsize $name $size failed"; }
+		thinned 4 || continue
 		for ev in $events; do
 			check_exit 0 "$PERF2GPERF" -q --no-fixup -e "$ev" $name.$size.data $name.$ev.$size.prof
 			cmp $name.$ev.orig.prof $name.$ev.$size.prof ||
@@ -61,5 +62,7 @@ for name in hot multi-2ev multi-pipe multi-group; do
 	done
 done
 echo "$nchecked rewritten files convert as their originals"
-[ $nchecked -ge 40 ] || fail "too few sizes checked ($nchecked)"
+min=40
+[ -z "${P2G_WRAPPER:-}" ] || min=10
+[ $nchecked -ge $min ] || fail "too few sizes checked ($nchecked)"
 exit 0

@@ -112,6 +112,17 @@ if [ -n "${P2G_WRAPPER:-}" ]; then
 	GPERFCHECK=$test_dir/.wrap/gperfcheck
 fi
 
+# thinned N: true for one call in N under a wrapper, where every run of a
+# tool costs about a second; always true without one.  A test walking the
+# committed recordings asks it of each: the plain and sanitizer passes
+# walk them all, the wrapper's sees a fixed third (or Nth) of them.
+_thinned_calls=0
+thinned() {
+	[ -n "${P2G_WRAPPER:-}" ] || return 0
+	_thinned_calls=$((_thinned_calls + 1))
+	[ $(((_thinned_calls - 1) % $1)) -eq 0 ]
+}
+
 for tool in "$PERF2GPERF" "$GPERFCHECK"; do
 	[ -x "$tool" ] || hard_error "$tool is not built (run make first)"
 done
