@@ -42,7 +42,7 @@ static void
 usage(void)
 {
 	printf("Usage: %s [OPTIONS] FILE...\n"
-"       %s --compare [--tolerance P] A B\n"
+"       %s --compare|--compare-stacks [--tolerance P] A B\n"
 "Check that each FILE is a gperftools CPU profile that Go pprof and\n"
 "google-pprof read as its writer meant: header 0,3,0,period,0 with a\n"
 "period above 0, records with a count and at least one PC, no PC 0, the\n"
