@@ -15,10 +15,21 @@
 #    (hand-made, testdata/gperf/README) has 3 of its 10 PCs, counted by
 #    samples, outside its one mapping; a maps path with a space is
 #    warned of; -q silences all;
-#  - --compare: a profile against itself and its gzipped copy is equal;
-#    against a profile of the same recording given twice (every count
-#    doubled, run-output-options.sh) it differs, naming the first stack;
-#    --tolerance 50 accepts that, 49 does not.
+#  - expectations on a hand-made profile of known shares: each share
+#    option binds to the --expect-* before it (else a usage error), all
+#    are checked, each has a line with its value, threshold and verdict;
+#    --expect-mapping by path or file name; --flat and --cum; a function
+#    that recurs counts once per sample; --json lists every mapping with
+#    its samples, escaped;
+#  - --compare: that profile moved elsewhere in memory has the same
+#    shares (--tolerance 0), though --compare-stacks finds them
+#    different; a profile of one recording given twice has the same
+#    shares as of it given once;
+#  - --compare-stacks: a profile against itself and its gzipped copy is
+#    equal; against a profile of the same recording given twice (every
+#    count doubled, run-output-options.sh) it differs, naming the first
+#    stack; --tolerance 50 accepts that, 49 does not; the stacks in both
+#    files are counted truly (comm(1) over the two dumps).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 need_cmd gzip
 
@@ -120,6 +131,24 @@ assert d["functions"] == [], d["functions"]
 assert d["checks"] == [{"check": "mapping libhot.so: cumulative 90.0% (9 of 10 samples), in some sample", "ok": True}], d["checks"]
 assert d["warnings"] == [], d["warnings"]
 ' || fail "--json of shares.prof: $(cat out)"
+fi
+
+# --compare by shares: the same profile with every mapping 0x10000000
+# higher (ASLR; tests/aslr-shift.py) has exactly the same shares, though
+# no stack in common; a profile of other mappings has others
+if command -v python3 > /dev/null 2>&1; then
+	python3 "$top_srcdir/tests/aslr-shift.py" shares.prof moved.prof 10000000 ||
+		hard_error "aslr-shift.py failed"
+	check_exit 0 "$GPERFCHECK" --dump moved.prof
+	grep -q '^6 0x10400100 0x7f0010001000$' out ||
+		hard_error "aslr-shift.py moved nothing: $(cat out)"
+	check_exit 0 "$GPERFCHECK" --compare --tolerance 0 shares.prof moved.prof
+	check_grep "shares.prof and moved.prof: the same shares, 10 and 10 samples" out
+	check_exit 1 "$GPERFCHECK" --compare-stacks shares.prof moved.prof
+	check_exit 1 "$GPERFCHECK" --compare --tolerance 5 shares.prof \
+		"$TESTDATA/gperf/good-64le.prof"
+	check_grep "different shares, 10 and 3 samples" out
+	check_grep "mapping libhot.so" out
 fi
 
 # --strict and --lenient: the table "mode FILE STRICT LENIENT" of
