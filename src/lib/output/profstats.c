@@ -38,7 +38,8 @@ names_id(struct names *t, const char *name)
 	struct hashtab_iter it;
 	uint32_t i;
 
-	if (t->n >= HASHTAB_NONE - 1 || hashtab_reserve(&t->index, t->n + 1) < 0)
+	if (t->n >= HASHTAB_NONE - 1 ||
+	    hashtab_reserve(&t->index, t->n + 1) < 0)
 		return 0;
 	for (i = hashtab_probe(&t->index, h, &it); i != HASHTAB_NONE;
 	     i = hashtab_next(&t->index, &it))
