@@ -418,69 +418,116 @@ cmp_row(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
-/* Is NAME already a row (of the same kind) in C? */
-static bool
-has_row(const struct profstats_cmp *c, const char *name, bool mapping)
-{
-	size_t i;
+/* A function or a mapping's file name and its samples in one profile. */
+struct keyed {
+	const char *key;
+	uint64_t flat, cum;
+};
 
-	for (i = 0; i < c->nrows; i++)
-		if (c->rows[i].mapping == mapping &&
-		    strcmp(c->rows[i].name, name) == 0)
-			return true;
-	return false;
+static int
+cmp_keyed(const void *x, const void *y)
+{
+	return strcmp(((const struct keyed *)x)->key,
+		      ((const struct keyed *)y)->key);
+}
+
+/*
+ * The functions (MAPS false) or the mappings by file name (MAPS true) of
+ * S, sorted by key, each key once: *N of them, or NULL when out of
+ * memory.  Mappings that share a file name are counted together, each
+ * sample once.
+ */
+static struct keyed *
+keyed_list(const struct profstats *s, bool maps, size_t *n)
+{
+	size_t i, k, m = maps ? s->nmaps : s->nfns;
+	const struct profstats_entry *v = maps ? s->maps : s->fns;
+	struct keyed *t = malloc((m + 1) * sizeof(*t));
+
+	*n = 0;
+	if (t == NULL)
+		return NULL;
+	for (i = 0; i < m; i++) {
+		t[i].key = maps ? base_name(v[i].name) : v[i].name;
+		t[i].flat = v[i].flat;
+		t[i].cum = v[i].cum;
+	}
+	qsort(t, m, sizeof(*t), cmp_keyed);
+	for (i = 0; i < m; i = k) {
+		for (k = i + 1; k < m && strcmp(t[k].key, t[i].key) == 0; k++)
+			;
+		t[*n] = t[i];
+		if (k > i + 1)
+			profstats_mapping(s, t[i].key, &t[*n].flat,
+					  &t[*n].cum);
+		(*n)++;
+	}
+	return t;
+}
+
+/* Append to C the rows of the keys of A[0..NA) and B[0..NB) (sorted, as
+ * keyed_list() makes them) of profiles of SA and SB samples. */
+static void
+merge_rows(struct profstats_cmp *c, const struct keyed *a, size_t na,
+	   uint64_t sa, const struct keyed *b, size_t nb, uint64_t sb,
+	   bool mapping, double tolerance)
+{
+	static const struct keyed none;
+	size_t i = 0, j = 0;
+
+	while (i < na || j < nb) {
+		int d = i == na ? 1 : j == nb ? -1
+					      : strcmp(a[i].key, b[j].key);
+		const struct keyed *x = d <= 0 ? &a[i] : &none;
+		const struct keyed *y = d >= 0 ? &b[j] : &none;
+		struct profstats_row *row = &c->rows[c->nrows++];
+
+		row->name = d <= 0 ? a[i].key : b[j].key;
+		row->mapping = mapping;
+		fill_row(row, x->flat, x->cum, sa, y->flat, y->cum, sb,
+			 tolerance);
+		if (!mapping && d == 0 && x->cum > 0 && y->cum > 0)
+			c->nfns_both++;
+		i += d <= 0;
+		j += d >= 0;
+	}
 }
 
 int
 profstats_compare(const struct profstats *a, const struct profstats *b,
 		  double tolerance, struct profstats_cmp *c)
 {
-	size_t i, k, max = a->nfns + b->nfns + a->nmaps + b->nmaps;
-	const struct profstats *side[2] = { a, b };
+	size_t k, n[4], max = a->nfns + b->nfns + a->nmaps + b->nmaps;
+	struct keyed *t[4];
+	int ret = -1;
 
 	memset(c, 0, sizeof(*c));
+	t[0] = keyed_list(a, false, &n[0]);
+	t[1] = keyed_list(b, false, &n[1]);
+	t[2] = keyed_list(a, true, &n[2]);
+	t[3] = keyed_list(b, true, &n[3]);
 	c->rows = calloc(max + 1, sizeof(*c->rows));
-	if (c->rows == NULL)
-		return -1;
+	if (c->rows == NULL || t[0] == NULL || t[1] == NULL || t[2] == NULL ||
+	    t[3] == NULL) {
+		profstats_cmp_release(c);
+		goto out;
+	}
 	c->nfns_a = a->nfns;
 	c->nfns_b = b->nfns;
-	for (k = 0; k < 2; k++) {
-		const struct profstats *s = side[k];
-
-		for (i = 0; i < s->nfns; i++) {
-			const char *n = s->fns[i].name;
-			uint64_t fa, ca, fb, cb;
-
-			if (has_row(c, n, false))
-				continue;
-			profstats_function(a, n, &fa, &ca);
-			profstats_function(b, n, &fb, &cb);
-			if (ca > 0 && cb > 0)
-				c->nfns_both++;
-			c->rows[c->nrows].name = n;
-			fill_row(&c->rows[c->nrows++], fa, ca, a->samples,
-				 fb, cb, b->samples, tolerance);
-		}
-		for (i = 0; i < s->nmaps; i++) {
-			const char *n = base_name(s->maps[i].name);
-			uint64_t fa, ca, fb, cb;
-
-			if (has_row(c, n, true))
-				continue;
-			profstats_mapping(a, n, &fa, &ca);
-			profstats_mapping(b, n, &fb, &cb);
-			c->rows[c->nrows].name = n;
-			c->rows[c->nrows].mapping = true;
-			fill_row(&c->rows[c->nrows++], fa, ca, a->samples,
-				 fb, cb, b->samples, tolerance);
-		}
-	}
+	merge_rows(c, t[0], n[0], a->samples, t[1], n[1], b->samples, false,
+		   tolerance);
+	merge_rows(c, t[2], n[2], a->samples, t[3], n[3], b->samples, true,
+		   tolerance);
 	qsort(c->rows, c->nrows, sizeof(*c->rows), cmp_row);
 	c->inexact = count_saturated(a->samples) ||
 		     count_saturated(b->samples);
 	c->equal = !c->inexact &&
 		   (c->nrows == 0 || !(c->rows[0].diff > c->rows[0].allowed));
-	return 0;
+	ret = 0;
+out:
+	for (k = 0; k < 4; k++)
+		free(t[k]);
+	return ret;
 }
 
 void
