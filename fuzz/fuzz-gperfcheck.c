@@ -5,8 +5,9 @@
  * functions of the front end, so that file is compiled into this one
  * (its main() renamed) and its own check_file() and do_compare() are
  * called: under each rule set (default, --strict, --lenient), with
- * --dump, --summary, --json, the warnings and every assertion at once;
- * then --compare of the input with itself and with a small valid
+ * --dump, --summary, --json, the warnings and every kind of assertion
+ * at once, then again as TAP; then --compare (shares) and
+ * --compare-stacks of the input with itself and with a small valid
  * profile, with and without --tolerance.
  */
 #include "config.h"
@@ -38,6 +39,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const enum cpuprof_mode modes[] = {
 		CPUPROF_DEFAULT, CPUPROF_STRICT, CPUPROF_LENIENT,
 	};
+	static struct check checks[] = {
+		{ .kind = CHECK_MIN_SAMPLES, .n = 2 },
+		{ .kind = CHECK_MAX_SAMPLES, .n = 1000 },
+		{ .kind = CHECK_PERIOD, .n = 1000 },
+		{ .kind = CHECK_FUNCTION, .name = "main", .have_min = true,
+		  .min_share = 10 },
+		{ .kind = CHECK_FUNCTION, .name = "main", .flat = true,
+		  .have_max = true, .max_share = 50 },
+		{ .kind = CHECK_MAPPING, .name = "/nonexistent/hot",
+		  .have_min = true, .min_share = 10 },
+		{ .kind = CHECK_MAPPING, .name = "hot" },
+		{ .kind = CHECK_SYMBOLIZABLE, .percent = 50 },
+	};
 	char path[64], ref[64];
 	uint8_t refbuf[sizeof(ref_slots) + sizeof(ref_maps) - 1];
 	struct options op;
@@ -54,18 +68,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(&op, 0, sizeof(op));
 		op.mode = modes[m];
 		op.dump = op.summary = op.json = true;
-		op.as.have_min = op.as.have_max = op.as.have_period = true;
-		op.as.min_samples = 2;
-		op.as.max_samples = 1000;
-		op.as.period_us = 1000;
-		op.as.function = "main";
-		op.as.mapping = "/nonexistent/hot";
-		op.as.min_share = 10;
-		op.as.symbolizable = 50;
+		op.checks = checks;
+		op.nchecks = sizeof(checks) / sizeof(checks[0]);
 		(void)check_file(path, &op, m == 0);
-		(void)do_compare(path, path, modes[m], 0);
-		(void)do_compare(path, ref, modes[m], 0);
-		(void)do_compare(ref, path, modes[m], 25);
+		op.json = false;
+		op.report.tap = true;
+		(void)check_file(path, &op, false);
+		(void)do_compare(path, path, modes[m], -1, false, &op.report);
+		(void)do_compare(path, ref, modes[m], -1, false, &op.report);
+		(void)do_compare(ref, path, modes[m], 25, false, &op.report);
+		(void)do_compare(path, ref, modes[m], 0, true, &op.report);
+		(void)do_compare(ref, path, modes[m], 25, true, &op.report);
 	}
 	fflush(stdout);
 	return 0;

@@ -121,7 +121,7 @@ if [ -f "$dir/data" ] && [ -f "$dir/data.1" ]; then
 	   { [ "$hard" = unlimited ] || [ "$hard" -ge 64 ]; }; then
 		check_exit 0 sh -c 'ulimit -S -n 30 && "$1" -q dealt dealt.prof' \
 			sh "$PERF2GPERF"
-		"$GPERFCHECK" --compare whole.prof dealt.prof > /dev/null ||
+		"$GPERFCHECK" --compare-stacks whole.prof dealt.prof > /dev/null ||
 			fail "41 files dealt from threads-dir convert differently"
 	fi
 	# only the header file

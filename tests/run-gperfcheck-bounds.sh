@@ -6,8 +6,10 @@
 #    them): alone, or last after a record with PCs, they must be read and
 #    summarized (no depth, no leaf), never reported as out of memory;
 #  - counts whose sum passes 2^64: a profile holding one stack 2^64 + 1
-#    times (2^63 + 2^63 + 1) is not "the same" as one holding it once,
-#    and fails --max-samples 1, as sums that wrap would have it pass;
+#    times (2^63 + 2^63 + 1) is not "the same" as one holding it once
+#    (--compare-stacks), its shares are not exact (--compare, and
+#    --expect-mapping fails), and it fails --max-samples 1, as sums that
+#    wrap would have it pass;
 #  - a file that is not a profile is refused after its header, before
 #    the rest is read: /dev/zero and a long pipe of zeros under a memory
 #    limit (gperfcheck used to read up to 16 GiB first).  The limit is
@@ -54,12 +56,19 @@ check_grep "samples by depth: 1:2" out
 { slots 0 3 0 2710 0  1 1 400100  0 1 0; echo "$maps"; } > once.prof
 { slots 0 3 0 2710 0  8000000000000000 1 400100 \
 	8000000000000000 1 400100  1 1 400100  0 1 0; echo "$maps"; } > wrap.prof
-check_exit 1 "$GPERFCHECK" --compare once.prof wrap.prof
+check_exit 1 "$GPERFCHECK" --compare-stacks once.prof wrap.prof
 check_grep "first difference: stack 0x400100: 1 samples in once.prof" out
-check_exit 1 "$GPERFCHECK" --compare wrap.prof wrap.prof
+check_exit 1 "$GPERFCHECK" --compare-stacks wrap.prof wrap.prof
 check_grep "not exact" out
+# the shares of a total that does not fit are no verdict either: had
+# the sum wrapped to 1, wrap.prof would have once.prof's shares
+check_exit 1 "$GPERFCHECK" --compare once.prof wrap.prof
+check_grep "a sum of 2^64-1 or more samples: the shares are not exact" out
+check_exit 1 "$GPERFCHECK" --compare wrap.prof wrap.prof
+check_exit 1 "$GPERFCHECK" --expect-mapping prog wrap.prof
+check_grep "(a sum of 2^64-1 or more samples: not exact): FAIL" out
 check_exit 1 "$GPERFCHECK" --max-samples 1 wrap.prof
-check_grep "more than --max-samples 1"
+check_grep "18446744073709551615 samples, --max-samples 1: FAIL" out
 check_exit 0 "$GPERFCHECK" --max-samples 1 once.prof
 check_exit 0 "$GPERFCHECK" --lenient --summary --json wrap.prof
 

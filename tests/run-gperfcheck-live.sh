@@ -72,7 +72,7 @@ for freq in 100 1000; do
 		if [ "$cum" -lt "$total" ]; then
 			upper=$(awk -v s=$share 'BEGIN { printf "%.4f", s + 0.01 }')
 			check_exit 1 "$GPERFCHECK" --expect-function $fn --min-share $upper $p
-			check_grep "function $fn is in"
+			check_grep "function $fn: cumulative $(printf %.1f $share)% ($cum of $total samples), --min-share $(printf %g $upper)%: FAIL" out
 		fi
 	done
 	[ $nfn -ge 3 ] || fail "google-pprof names only $nfn of multi's functions in $p"
@@ -107,7 +107,7 @@ for fn in spin_a spin_b spin_main; do
 done
 [ $nfn -ge 1 ] || skip "no samples in spin_a, spin_b or spin_main"
 check_exit 1 "$GPERFCHECK" --expect-function no_such_function threads.prof
-check_grep "function no_such_function is in 0.0% of the samples"
+check_grep "function no_such_function: cumulative 0.0% (0 of " out
 
 # forking: the children exec, and libprofiler writes NAME_PID for each;
 # the sample counts are google-pprof's reading of each file (/bin/true
@@ -135,7 +135,7 @@ for f in "$@"; do
 	check_exit 0 "$GPERFCHECK" -s $f
 	check_grep " $total samples in " out
 	check_exit 1 "$GPERFCHECK" --min-samples $((total + 1)) $f
-	check_grep "$total samples, fewer than --min-samples $((total + 1))"
+	check_grep "$total samples, --min-samples $((total + 1)): FAIL" out
 	cum=$(awk '$6 == "hot_loop" { print $4 }' $f.txt)
 	if [ $prog = hot ] && [ -n "$cum" ] && [ "$cum" -gt 0 ]; then
 		share=$(awk -v c=$cum -v t=$total 'BEGIN { printf "%.4f", 100 * c / t - 0.001 }')

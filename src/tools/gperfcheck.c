@@ -17,14 +17,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checkreport.h"
 #include "count.h"
 #include "cpuprof.h"
 #include "gzbuf.h"
 #include "profcheck.h"
-#include "stacktab.h"
-#include "symbolize.h"
+#include "profstats.h"
 #include "message.h"
 #include "signals.h"
+
+/* Long options without a short form. */
+enum {
+	OPT_COMPARE_STACKS = 256,
+	OPT_TAP,
+	OPT_MAX_SHARE,
+	OPT_FLAT,
+	OPT_CUM,
+};
 
 /* Largest file read into memory; profiles are far smaller. */
 #define MAX_FILE ((size_t)1 << 34)
@@ -33,7 +42,7 @@ static void
 usage(void)
 {
 	printf("Usage: %s [OPTIONS] FILE...\n"
-"       %s --compare [--tolerance P] A B\n"
+"       %s --compare|--compare-stacks [--tolerance P] A B\n"
 "Check that each FILE is a gperftools CPU profile that Go pprof and\n"
 "google-pprof read as its writer meant: header 0,3,0,period,0 with a\n"
 "period above 0, records with a count and at least one PC, no PC 0, the\n"
@@ -51,9 +60,13 @@ usage(void)
 "                  (slots, period, samples, records, depth, maps lines),\n"
 "                  then the distinct stacks, the samples by depth and the\n"
 "                  top functions of the leaves when they can be named\n"
-"      --json      print one JSON object per FILE on standard output:\n"
-"                  its verdict (status, error message and offset) or the\n"
-"                  facts of --summary\n"
+"      --json      print one JSON object per FILE, one per line: its\n"
+"                  verdict (status, error message and offset), or the\n"
+"                  facts of --summary, every function and every mapping\n"
+"                  with flat_samples and cum_samples, the warnings and\n"
+"                  the assertions with their verdicts\n"
+"      --tap       print the checks as TAP: the plan, then a line for\n"
+"                  each FILE's validity and one for each assertion\n"
 "  -q, --quiet     print nothing, not even errors or warnings; use the\n"
 "                  exit status\n"
 "\n"
@@ -64,7 +77,9 @@ usage(void)
 "      --lenient        only what the format document requires: header\n"
 "                       0, N >= 3 words, version 0; records; trailer\n"
 "\n"
-"Assertions (a FILE that fails one makes the exit status 1):\n"
+"Assertions, each checked and reported on a line of its own with its\n"
+"value, its threshold and ok or FAIL (a FILE that fails one makes the\n"
+"exit status 1):\n"
 "      --min-samples N  at least N samples\n"
 "      --max-samples N  at most N samples\n"
 "      --period-us N    a sampling period of N microseconds\n"
@@ -73,18 +88,30 @@ usage(void)
 "                       symbolized through the maps text and the mapped\n"
 "                       ELF files)\n"
 "      --expect-mapping PATH\n"
-"                       a frame in the mapping of PATH in some samples\n"
-"      --min-share P    with the two above: in at least P%% of samples\n"
+"                       a frame in the mapping of PATH (a full path, or\n"
+"                       the last part of one) in some samples\n"
+"      --min-share P    the --expect-* before it: in at least P%% of the\n"
+"                       samples\n"
+"      --max-share P    the --expect-* before it: in at most P%%\n"
+"      --cum            the --expect-* before it counts the samples with\n"
+"                       a frame in it, once each (the default)\n"
+"      --flat           the --expect-* before it counts the samples whose\n"
+"                       leaf is in it\n"
 "      --symbolizable P at least P%% of the samples have a leaf with a\n"
 "                       symbol\n"
 "\n"
 "Comparison:\n"
-"      --compare        FILE A and FILE B hold the same stacks with the\n"
+"      --compare        FILE A and FILE B give each function and each\n"
+"                       mapping (by its file name) the same flat and\n"
+"                       cumulative shares, within a tolerance; the\n"
+"                       largest differences are shown as a table\n"
+"      --tolerance P    the shares may differ by P points (default: four\n"
+"                       standard errors of the difference, from the two\n"
+"                       sample counts, and at least 1 point)\n"
+"      --compare-stacks FILE A and FILE B hold the same stacks with the\n"
 "                       same counts (identical stacks summed) and the\n"
-"                       same period; else exit status 1 and the first\n"
-"                       difference\n"
-"      --tolerance P    with --compare: a stack's counts may differ by\n"
-"                       P%% of the larger\n"
+"                       same period; with --tolerance P, a stack's counts\n"
+"                       may differ by P%% of the larger\n"
 "\n"
 "Warnings, for what one pprof or the other mishandles, never change the\n"
 "exit status: a second frame (nearly) all records share, records that\n"
@@ -257,191 +284,6 @@ dump(const struct profile *p)
 	}
 }
 
-struct fnshare {
-	const char *name;
-	uint64_t flat;
-};
-
-static int
-cmp_fn(const void *x, const void *y)
-{
-	const struct fnshare *a = x, *b = y;
-
-	if (a->flat != b->flat)
-		return a->flat > b->flat ? -1 : 1;
-	return strcmp(a->name, b->name);
-}
-
-/* The facts --summary and --json give. */
-struct facts {
-	uint64_t samples, depth, lines;
-	size_t stacks;
-	uint64_t hist[9];	/* samples by depth: 1..8, then 9 or more */
-	struct fnshare top[5];	/* by samples with the function as leaf */
-	size_t ntop;
-};
-
-static void
-gather(const struct profile *p, struct facts *f)
-{
-	struct symbolizer *sy;
-	struct fnshare *fs = NULL;
-	struct stacktab *t;
-	size_t i, k, nfs = 0;
-	const char *s;
-
-	memset(f, 0, sizeof(*f));
-	t = stacktab_new();
-	for (i = 0; i < p->nrecs; i++) {
-		const struct profile_record *r = &p->recs[i];
-
-		if (r->n > f->depth)
-			f->depth = r->n;
-		/* --lenient reads records of no PCs: they have no depth */
-		if (r->n > 0)
-			f->hist[r->n >= 9 ? 8 : r->n - 1] = count_add(
-				f->hist[r->n >= 9 ? 8 : r->n - 1], r->count);
-		f->samples = count_add(f->samples, r->count);
-		if (t != NULL)
-			(void)stacktab_add(t, 0, 0, p->pcs + r->off,
-					   (uint32_t)r->n, r->count, 0);
-	}
-	f->stacks = t != NULL ? stacktab_nr(t) : 0;
-	stacktab_free(t);
-	for (s = p->maps; s != NULL && *s != '\0'; s++)
-		if (*s == '\n' || s[1] == '\0')
-			f->lines++;
-	/* the functions of the leaves, where the maps text lets them be
-	 * named */
-	sy = symbolizer_new(p->maps, p->maps_len);
-	fs = calloc(p->nrecs + 1, sizeof(*fs));
-	for (i = 0; sy != NULL && fs != NULL && i < p->nrecs; i++) {
-		const char *name;
-
-		if (p->recs[i].n == 0)
-			continue;	/* no leaf (--lenient) */
-		name = symbolizer_lookup(sy, p->pcs[p->recs[i].off], NULL);
-		if (name == NULL)
-			continue;
-		for (k = 0; k < nfs && strcmp(fs[k].name, name) != 0; k++)
-			;
-		if (k == nfs)
-			fs[nfs++].name = name;
-		fs[k].flat = count_add(fs[k].flat, p->recs[i].count);
-	}
-	if (fs != NULL && nfs > 0) {
-		qsort(fs, nfs, sizeof(*fs), cmp_fn);
-		for (k = 0; k < nfs && k < 5; k++) {
-			/* the names die with the symbolizer: keep copies */
-			f->top[k].name = strdup(fs[k].name);
-			f->top[k].flat = fs[k].flat;
-			if (f->top[k].name != NULL)
-				f->ntop++;
-		}
-	}
-	free(fs);
-	symbolizer_free(sy);
-}
-
-static void
-facts_release(struct facts *f)
-{
-	size_t k;
-
-	for (k = 0; k < f->ntop; k++)
-		free((char *)f->top[k].name);
-}
-
-static void
-summary(const char *file, const struct profile *p)
-{
-	struct facts f;
-	size_t k;
-
-	gather(p, &f);
-	printf("%s: %u-bit %s-endian, period %" PRIu64 " us, %" PRIu64
-	       " samples in %zu records, max depth %" PRIu64 ", %" PRIu64
-	       " maps lines\n", file, p->slot_bytes * 8,
-	       p->big_endian ? "big" : "little", p->period_us,
-	       f.samples, p->nrecs, f.depth, f.lines);
-	printf("  distinct stacks: %zu\n  samples by depth:", f.stacks);
-	for (k = 0; k < 9; k++)
-		if (f.hist[k])
-			printf(" %zu%s:%" PRIu64, k + 1, k == 8 ? "+" : "",
-			       f.hist[k]);
-	printf("\n");
-	if (f.ntop > 0) {
-		printf("  top functions (leaf samples):");
-		for (k = 0; k < f.ntop; k++) {
-			printf(" ");
-			message_put_safe(stdout, f.top[k].name);
-			printf(" %" PRIu64 " (%.1f%%)", f.top[k].flat,
-			       f.samples ? 100.0 * (double)f.top[k].flat /
-						   (double)f.samples
-					 : 0.0);
-		}
-		printf("\n");
-	}
-	facts_release(&f);
-}
-
-/* A JSON string: quotes, backslashes and control bytes escaped. */
-static void
-json_str(const char *s)
-{
-	const unsigned char *c;
-
-	putchar('"');
-	for (c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			printf("\\%c", *c);
-		else if (*c < 0x20 || *c >= 0x7f)
-			printf("\\u%04x", *c);
-		else
-			putchar(*c);
-	}
-	putchar('"');
-}
-
-/* One JSON object per file, one per line. */
-static void
-json(const char *file, const struct profile *p,
-     const struct p2g_error *err, int status)
-{
-	struct facts f;
-	size_t k;
-
-	printf("{\"file\":");
-	json_str(file);
-	printf(",\"status\":%d", status);
-	if (err != NULL) {
-		printf(",\"valid\":false,\"error\":{\"message\":");
-		json_str(err->msg);
-		if (err->offset != P2G_NO_OFFSET)
-			printf(",\"offset\":%" PRIu64, err->offset);
-		printf("}}\n");
-		return;
-	}
-	gather(p, &f);
-	printf(",\"valid\":true,\"slot_bits\":%u,\"byte_order\":\"%s\","
-	       "\"period_us\":%" PRIu64 ",\"samples\":%" PRIu64
-	       ",\"records\":%zu,\"distinct_stacks\":%zu,\"max_depth\":%"
-	       PRIu64 ",\"maps_lines\":%" PRIu64 ",\"samples_by_depth\":{",
-	       p->slot_bytes * 8, p->big_endian ? "big" : "little",
-	       p->period_us, f.samples, p->nrecs, f.stacks, f.depth, f.lines);
-	for (k = 0; k < 9; k++)
-		printf("%s\"%zu%s\":%" PRIu64, k ? "," : "", k + 1,
-		       k == 8 ? "+" : "", f.hist[k]);
-	printf("},\"top_functions\":[");
-	for (k = 0; k < f.ntop; k++) {
-		printf("%s{\"name\":", k ? "," : "");
-		json_str(f.top[k].name);
-		printf(",\"leaf_samples\":%" PRIu64 "}", f.top[k].flat);
-	}
-	printf("]}\n");
-	facts_release(&f);
-}
-
 static const char *
 display_name(const char *arg)
 {
@@ -465,254 +307,109 @@ load(const char *file, enum cpuprof_mode mode, struct profile *p,
 	return 0;
 }
 
-/* What one pprof or the other mishandles; never an error. */
+/* checkreport_warnings() callback: a warning about file ARG. */
 static void
-warnings(const char *name, const struct profile *p)
+warn(void *arg, const char *msg)
 {
-	struct profcheck_notes n;
-
-	if (profcheck_notes(p, &n) < 0) {
-		message_warning(name, P2G_NO_OFFSET,
-				"out of memory for the warnings");
-		return;
-	}
-	if (n.perl_strips)
-		message_warning(name, P2G_NO_OFFSET,
-				"every record has the second frame 0x%" PRIx64
-				": google-pprof removes it (unless run with "
-				"--no-auto-signal-frm), Go pprof too",
-				n.second_pc);
-	else if (n.go_strips)
-		message_warning(name, P2G_NO_OFFSET,
-				"%zu of %zu records share the second frame 0x%"
-				PRIx64 ": Go pprof removes it",
-				n.second_records, p->nrecs, n.second_pc);
-	if (n.duplicate_records)
-		message_warning(name, P2G_NO_OFFSET,
-				"%zu records repeat the stack of an earlier "
-				"record", n.duplicate_records);
-	if (n.space_paths)
-		message_warning(name, P2G_NO_OFFSET,
-				"%zu maps lines have a path with a space, "
-				"which Go pprof cuts at the space",
-				n.space_paths);
-	if (n.glued_paths)
-		message_warning(name, P2G_NO_OFFSET,
-				"%zu maps lines have no space between the "
-				"inode and the path (as gperftools 2.16 wrote "
-				"them): Go pprof reads no path there",
-				n.glued_paths);
-	if (n.exec_maps > 0 && n.pcs_unmapped > 0)
-		message_warning(name, P2G_NO_OFFSET,
-				"%" PRIu64 " of %" PRIu64 " PCs (counted by "
-				"samples) are in no executable mapping: pprof "
-				"cannot symbolize them", n.pcs_unmapped, n.pcs);
-	if (n.pcs_widened > 0)
-		message_warning(name, P2G_NO_OFFSET,
-				"%" PRIu64 " of these are below a mapping with "
-				"a nonzero offset: Go pprof lowers its start "
-				"to take them (%" PRIu64 " by %.*s at 0x%"
-				PRIx64 ", offset 0x%" PRIx64 ", from 0x%"
-				PRIx64 ")", n.pcs_widened, n.widened_taken,
-				n.widened_path ? (int)n.widened_path_len : 9,
-				n.widened_path ? n.widened_path : "no path",
-				n.widened_lo, n.widened_off,
-				n.widened_lo - n.widened_off);
+	message_warning(arg, P2G_NO_OFFSET, "%s", msg);
 }
 
-/* An assertion that failed: "gperfcheck: FILE: what". */
-static void
-assert_fail(const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-assert_fail(const char *name, const char *fmt, ...)
-{
-	struct p2g_error e;
-	va_list ap;
-
-	p2g_error_clear(&e);
-	e.status = P2G_INVALID;
-	e.offset = P2G_NO_OFFSET;
-	va_start(ap, fmt);
-	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
-	va_end(ap);
-	if (!message_quiet)
-		message_error(name, &e);
-}
-
-struct asserts {
-	uint64_t min_samples, max_samples, period_us;
-	bool have_min, have_max, have_period;
-	const char *function, *mapping;	/* --expect-function/-mapping */
-	double min_share;		/* --min-share, percent */
-	double symbolizable;		/* --symbolizable, percent; < 0: off */
-};
-
-/* The share (percent of samples) of the records with a frame in function
- * FN / mapping MAP, and of those whose leaf has a symbol. */
-struct shares {
-	double function, mapping, symbolized;
-	uint64_t samples;
-};
-
+/* Load FILE for --compare into P (its bytes in *BUF): 0, or the exit
+ * status with the error reported. */
 static int
-symbol_shares(const struct profile *p, const struct asserts *as,
-	      struct shares *sh)
+compare_load(const char *file, enum cpuprof_mode mode, struct profile *p,
+	     unsigned char **buf)
 {
-	struct symbolizer *sy = symbolizer_new(p->maps, p->maps_len);
-	uint64_t fn = 0, mp = 0, sym = 0, total = 0;
-	size_t i;
-	uint64_t j;
-
-	if (sy == NULL)
-		return -1;
-	for (i = 0; i < p->nrecs; i++) {
-		const struct profile_record *r = &p->recs[i];
-		bool has_fn = false, has_map = false;
-
-		for (j = 0; j < r->n; j++) {
-			uint64_t pc = p->pcs[r->off + j];
-			const char *path, *name;
-
-			/* pprof looks up return addresses less 1 */
-			name = symbolizer_lookup(sy, j ? pc - 1 : pc, &path);
-			if (j == 0 && name != NULL)
-				sym = count_add(sym, r->count);
-			if (as->function && name && !strcmp(name, as->function))
-				has_fn = true;
-			if (as->mapping && path && !strcmp(path, as->mapping))
-				has_map = true;
-		}
-		total = count_add(total, r->count);
-		fn = count_add(fn, has_fn ? r->count : 0);
-		mp = count_add(mp, has_map ? r->count : 0);
-	}
-	symbolizer_free(sy);
-	sh->samples = total;
-	sh->function = total ? 100.0 * (double)fn / (double)total : 0;
-	sh->mapping = total ? 100.0 * (double)mp / (double)total : 0;
-	sh->symbolized = total ? 100.0 * (double)sym / (double)total : 0;
-	return 0;
-}
-
-/* The --min-samples, --max-samples and --period-us assertions; false
- * (with a message) when one fails. */
-static bool
-assertions(const char *name, const struct profile *p,
-	   const struct asserts *as)
-{
-	uint64_t n = profile_samples(p);
-	bool ok = true;
-
-	if (as->have_min && n < as->min_samples) {
-		assert_fail(name, "%" PRIu64 " samples, fewer than "
-			     "--min-samples %" PRIu64, n, as->min_samples);
-		ok = false;
-	}
-	if (as->have_max && n > as->max_samples) {
-		assert_fail(name, "%" PRIu64 " samples, more than "
-			     "--max-samples %" PRIu64, n, as->max_samples);
-		ok = false;
-	}
-	if (as->have_period && p->period_us != as->period_us) {
-		assert_fail(name, "the period is %" PRIu64 " us, not "
-			     "--period-us %" PRIu64, p->period_us,
-			     as->period_us);
-		ok = false;
-	}
-	if (as->function || as->mapping || as->symbolizable >= 0) {
-		struct shares sh;
-
-		if (symbol_shares(p, as, &sh) < 0) {
-			assert_fail(name, "out of memory for symbols");
-			return false;
-		}
-		/* without --min-share: in at least one sample */
-		if (as->function && (sh.function == 0 ||
-				     sh.function < as->min_share)) {
-			assert_fail(name, "function %s is in %.1f%% of the "
-				    "samples%s", as->function, sh.function,
-				    as->min_share > 0 ? ", less than "
-							"--min-share" : "");
-			ok = false;
-		}
-		if (as->mapping && (sh.mapping == 0 ||
-				    sh.mapping < as->min_share)) {
-			assert_fail(name, "mapping %s is in %.1f%% of the "
-				    "samples%s", as->mapping, sh.mapping,
-				    as->min_share > 0 ? ", less than "
-							"--min-share" : "");
-			ok = false;
-		}
-		if (as->symbolizable >= 0 && sh.symbolized < as->symbolizable) {
-			assert_fail(name, "%.1f%% of the samples have a leaf "
-				    "with a symbol, less than --symbolizable "
-				    "%g", sh.symbolized, as->symbolizable);
-			ok = false;
-		}
-	}
-	return ok;
-}
-
-/* --compare A B: 0 equal, 1 different (the first difference shown), 2
- * trouble. */
-static int
-do_compare(const char *fa, const char *fb, enum cpuprof_mode mode,
-	   double tolerance)
-{
-	struct profile a, b;
-	unsigned char *ba = NULL, *bb = NULL;
 	struct p2g_error err;
+
+	if (load(file, mode, p, buf, &err) == 0)
+		return 0;
+	message_error(display_name(file), &err);
+	return err.status == P2G_INVALID || err.status == P2G_UNSUPPORTED
+		       ? 1 : 2;
+}
+
+/* --compare-stacks A B: 0 equal, 1 different (the first difference
+ * shown), 2 trouble. */
+static int
+compare_stacks(const struct profile *a, const struct profile *b,
+	       const char *na, const char *nb, double tolerance)
+{
 	struct profcheck_diff d;
-	int ret = 2;
 	uint64_t j;
 
-	profile_init(&a);
-	profile_init(&b);
-	if (load(fa, mode, &a, &ba, &err) < 0) {
-		message_error(display_name(fa), &err);
-		ret = err.status == P2G_INVALID || err.status ==
-			P2G_UNSUPPORTED ? 1 : 2;
-		goto out;
-	}
-	if (load(fb, mode, &b, &bb, &err) < 0) {
-		message_error(display_name(fb), &err);
-		ret = err.status == P2G_INVALID || err.status ==
-			P2G_UNSUPPORTED ? 1 : 2;
-		goto out;
-	}
-	if (profcheck_compare(&a, &b, tolerance, &d) < 0) {
+	if (profcheck_compare(a, b, tolerance, &d) < 0) {
 		fprintf(stderr, "%s: out of memory\n", progname);
-		goto out;
+		return 2;
 	}
-	if (d.equal && a.period_us == b.period_us) {
+	if (d.equal && a->period_us == b->period_us) {
 		if (!message_quiet)
-			printf("%s and %s: the same %zu stacks, %" PRIu64
-			       " and %" PRIu64 " samples\n", display_name(fa),
-			       display_name(fb), d.stacks_a,
-			       profile_samples(&a), profile_samples(&b));
-		ret = 0;
-		goto out;
+			printf("%s and %s: the same stacks, %zu in %s, %zu "
+			       "in %s, %zu in both; %" PRIu64 " and %" PRIu64
+			       " samples\n", na, nb, d.stacks_a, na,
+			       d.stacks_b, nb, d.stacks_both,
+			       profile_samples(a), profile_samples(b));
+		return 0;
 	}
-	ret = 1;
 	if (message_quiet)
-		goto out;
-	if (a.period_us != b.period_us) {
+		return 1;
+	if (a->period_us != b->period_us) {
 		printf("period: %" PRIu64 " us in %s, %" PRIu64 " us in %s\n",
-		       a.period_us, display_name(fa), b.period_us,
-		       display_name(fb));
+		       a->period_us, na, b->period_us, nb);
 		if (d.equal)
-			goto out;
+			return 1;
 	}
 	printf("first difference: stack");
 	for (j = 0; j < d.n && d.pcs != NULL; j++)
 		printf(" 0x%" PRIx64, d.pcs[j]);
-	printf(": %" PRIu64 " samples in %s, %" PRIu64 " in %s%s\n", d.count_a,
-	       display_name(fa), d.count_b, display_name(fb),
+	printf(": %" PRIu64 " samples in %s, %" PRIu64 " in %s%s\n",
+	       d.count_a, na, d.count_b, nb,
 	       count_saturated(d.count_a) || count_saturated(d.count_b)
 		       ? " (a sum of 2^64-1 or more: not exact)" : "");
+	return 1;
+}
+
+/* The rows of --compare's table. */
+#define COMPARE_ROWS 10
+
+/* --compare A B: the shares of the functions and mappings (or with
+ * STACKS, the stacks); 0 equal, 1 different, 2 trouble. */
+static int
+do_compare(const char *fa, const char *fb, enum cpuprof_mode mode,
+	   double tolerance, bool stacks, struct report *r)
+{
+	const char *na = display_name(fa), *nb = display_name(fb);
+	struct profstats sa, sb;
+	struct profstats_cmp c;
+	struct profile a, b;
+	unsigned char *ba = NULL, *bb = NULL;
+	int ret;
+
+	profile_init(&a);
+	profile_init(&b);
+	memset(&sa, 0, sizeof(sa));
+	memset(&sb, 0, sizeof(sb));
+	memset(&c, 0, sizeof(c));
+	if ((ret = compare_load(fa, mode, &a, &ba)) != 0 ||
+	    (ret = compare_load(fb, mode, &b, &bb)) != 0)
+		goto out;
+	if (stacks) {
+		ret = compare_stacks(&a, &b, na, nb,
+				     tolerance < 0 ? 0 : tolerance);
+		goto out;
+	}
+	ret = 2;
+	if (profstats_compute(&a, &sa) < 0 || profstats_compute(&b, &sb) < 0 ||
+	    profstats_compare(&sa, &sb, tolerance, &c) < 0) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		goto out;
+	}
+	checkreport_compare(r, na, nb, &a, &b, &c, tolerance, COMPARE_ROWS);
+	ret = c.equal ? 0 : 1;
 out:
+	profstats_cmp_release(&c);
+	profstats_release(&sa);
+	profstats_release(&sb);
 	profile_release(&a);
 	profile_release(&b);
 	free(ba);
@@ -739,17 +436,52 @@ percent(const char *opt, const char *arg)
 
 /* What the command line asks for. */
 struct options {
-	bool dump, summary, json, compare;
-	double tolerance;		/* --tolerance, percent */
+	bool dump, summary, json, compare, compare_stacks;
+	double tolerance;		/* --tolerance, percent; < 0: none */
 	enum cpuprof_mode mode;		/* --strict, --lenient */
-	struct asserts as;
+	struct check *checks;		/* the assertions, in order */
+	size_t nchecks;
+	struct report report;		/* --tap, --quiet */
 };
+
+/* A new assertion of KIND at the end of OP's. */
+static struct check *
+add_check(struct options *op, enum check_kind kind)
+{
+	struct check *nc = realloc(op->checks,
+				   (op->nchecks + 1) * sizeof(*nc));
+
+	if (nc == NULL) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		message_exit(2);
+	}
+	op->checks = nc;
+	memset(&nc[op->nchecks], 0, sizeof(*nc));
+	nc[op->nchecks].kind = kind;
+	return &nc[op->nchecks++];
+}
+
+/* The --expect-function or --expect-mapping that option OPT binds to:
+ * the last one before it; a usage error when there is none. */
+static struct check *
+bound(struct options *op, const char *opt)
+{
+	size_t i;
+
+	for (i = op->nchecks; i > 0; i--)
+		if (op->checks[i - 1].kind == CHECK_FUNCTION ||
+		    op->checks[i - 1].kind == CHECK_MAPPING)
+			return &op->checks[i - 1];
+	message_usage("%s applies to the --expect-function or "
+		      "--expect-mapping before it, and none is", opt);
+	return NULL;
+}
 
 /* Take option C (as getopt_long() returned it, with optarg) into OP. */
 static void
 parse_option(int c, char **argv, struct options *op)
 {
-	struct asserts *as = &op->as;
+	struct check *k;
 
 	switch (c) {
 	case 'd':
@@ -759,22 +491,23 @@ parse_option(int c, char **argv, struct options *op)
 		op->summary = true;
 		break;
 	case 'm':
-		as->min_samples = message_parse_uint("--min-samples", optarg,
-						     0, UINT64_MAX);
-		as->have_min = true;
+		add_check(op, CHECK_MIN_SAMPLES)->n = message_parse_uint(
+			"--min-samples", optarg, 0, UINT64_MAX);
 		break;
 	case 'M':
-		as->max_samples = message_parse_uint("--max-samples", optarg,
-						     0, UINT64_MAX);
-		as->have_max = true;
+		add_check(op, CHECK_MAX_SAMPLES)->n = message_parse_uint(
+			"--max-samples", optarg, 0, UINT64_MAX);
 		break;
 	case 'P':
-		as->period_us = message_parse_uint("--period-us", optarg, 0,
-						   UINT64_MAX);
-		as->have_period = true;
+		add_check(op, CHECK_PERIOD)->n = message_parse_uint(
+			"--period-us", optarg, 0, UINT64_MAX);
 		break;
 	case 'C':
 		op->compare = true;
+		break;
+	case OPT_COMPARE_STACKS:
+		op->compare = true;
+		op->compare_stacks = true;
 		break;
 	case 'S':
 		op->mode = CPUPROF_STRICT;
@@ -782,17 +515,40 @@ parse_option(int c, char **argv, struct options *op)
 	case 'j':
 		op->json = true;
 		break;
+	case OPT_TAP:
+		op->report.tap = true;
+		break;
 	case 'f':
-		as->function = optarg;
+		add_check(op, CHECK_FUNCTION)->name = optarg;
 		break;
 	case 'g':
-		as->mapping = optarg;
+		add_check(op, CHECK_MAPPING)->name = optarg;
 		break;
 	case 'r':
-		as->min_share = percent("--min-share", optarg);
+		k = bound(op, "--min-share");
+		if (k->have_min)
+			message_usage("--min-share given twice for %s",
+				      k->name);
+		k->min_share = percent("--min-share", optarg);
+		k->have_min = true;
+		break;
+	case OPT_MAX_SHARE:
+		k = bound(op, "--max-share");
+		if (k->have_max)
+			message_usage("--max-share given twice for %s",
+				      k->name);
+		k->max_share = percent("--max-share", optarg);
+		k->have_max = true;
+		break;
+	case OPT_FLAT:
+		bound(op, "--flat")->flat = true;
+		break;
+	case OPT_CUM:
+		bound(op, "--cum")->flat = false;
 		break;
 	case 'y':
-		as->symbolizable = percent("--symbolizable", optarg);
+		add_check(op, CHECK_SYMBOLIZABLE)->percent =
+			percent("--symbolizable", optarg);
 		break;
 	case 'L':
 		op->mode = CPUPROF_LENIENT;
@@ -802,6 +558,7 @@ parse_option(int c, char **argv, struct options *op)
 		break;
 	case 'q':
 		message_quiet = true;
+		op->report.quiet = true;
 		break;
 	case 'h':
 		usage();
@@ -828,11 +585,16 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "max-samples", required_argument, NULL, 'M' },
 		{ "period-us", required_argument, NULL, 'P' },
 		{ "compare", no_argument, NULL, 'C' },
+		{ "compare-stacks", no_argument, NULL, OPT_COMPARE_STACKS },
 		{ "strict", no_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "tap", no_argument, NULL, OPT_TAP },
 		{ "expect-function", required_argument, NULL, 'f' },
 		{ "expect-mapping", required_argument, NULL, 'g' },
 		{ "min-share", required_argument, NULL, 'r' },
+		{ "max-share", required_argument, NULL, OPT_MAX_SHARE },
+		{ "flat", no_argument, NULL, OPT_FLAT },
+		{ "cum", no_argument, NULL, OPT_CUM },
 		{ "symbolizable", required_argument, NULL, 'y' },
 		{ "lenient", no_argument, NULL, 'L' },
 		{ "tolerance", required_argument, NULL, 'T' },
@@ -846,47 +608,76 @@ parse_options(int argc, char **argv, struct options *op)
 
 	memset(op, 0, sizeof(*op));
 	op->mode = CPUPROF_DEFAULT;
-	op->as.symbolizable = -1;
+	op->tolerance = -1;
 	opterr = 0;	/* our own messages, with our own prefix */
 	while ((c = getopt_long(argc, argv, ":dsqhVm:M:P:CT:SLf:g:r:y:j",
 				longopts, NULL)) != -1)
 		parse_option(c, argv, op);
+	if (op->json && op->report.tap)
+		message_usage("--json and --tap cannot be given together");
 }
 
 /* Check FILE and print what OP asks for (its name first in a --dump of
  * SEVERAL files).  The exit status for FILE. */
 static int
-check_file(const char *file, const struct options *op, bool several)
+check_file(const char *file, struct options *op, bool several)
 {
 	const char *name = display_name(file);
 	struct p2g_error err;
+	struct profstats st;
 	struct profile p;
 	unsigned char *buf = NULL;
-	int st;
+	bool stats;
+	int ret;
 
 	profile_init(&p);
+	memset(&st, 0, sizeof(st));
 	if (load(file, op->mode, &p, &buf, &err) < 0) {
-		st = p2g_exit_status(err.status);
+		ret = p2g_exit_status(err.status);
 		if (!message_quiet)
 			message_error(name, &err);
+		checkreport_valid(&op->report, name, &err, op->nchecks);
 		if (op->json)
-			json(name, NULL, &err, st);
-	} else {
-		if (!message_quiet)
-			warnings(name, &p);
-		st = assertions(name, &p, &op->as) ? 0 : 1;
-		if (op->json)
-			json(name, &p, NULL, st);
-		if (op->summary)
-			summary(name, &p);
-		if (op->dump && several)
-			printf("file %s\n", name);
-		if (op->dump)
-			dump(&p);
+			checkreport_json(name, NULL, NULL, &err, ret, NULL, 0);
+		goto out;
 	}
+	if (!message_quiet)
+		checkreport_warnings(&p, warn, (void *)name);
+	checkreport_valid(&op->report, name, NULL, 0);
+	stats = op->nchecks > 0 || op->summary || op->json;
+	if (stats && profstats_compute(&p, &st) < 0) {
+		p2g_fail(&err, P2G_NOMEM, P2G_NO_OFFSET,
+			 "out of memory for the shares");
+		message_error(name, &err);
+		ret = 2;
+		goto out;
+	}
+	ret = 0;
+	if (op->json) {
+		size_t i;
+		char text[8];
+
+		for (i = 0; i < op->nchecks; i++)
+			if (!checkreport_eval(&op->checks[i], &p, &st, text,
+					      sizeof(text)))
+				ret = 1;
+		checkreport_json(name, &p, &st, NULL, ret, op->checks,
+				 op->nchecks);
+	} else if (!checkreport_run(&op->report, name, &p, &st, op->checks,
+				    op->nchecks)) {
+		ret = 1;
+	}
+	if (op->summary)
+		checkreport_summary(name, &p, &st);
+	if (op->dump && several)
+		printf("file %s\n", name);
+	if (op->dump)
+		dump(&p);
+out:
+	profstats_release(&st);
 	profile_release(&p);
 	free(buf);
-	return st;
+	return ret;
 }
 
 int
@@ -905,13 +696,18 @@ main(int argc, char **argv)
 	if (op.compare) {
 		if (argc - optind != 2)
 			message_usage("--compare takes exactly two FILEs");
-		message_exit(do_compare(argv[optind], argv[optind + 1],
-					op.mode, op.tolerance));
+		st = do_compare(argv[optind], argv[optind + 1], op.mode,
+				op.tolerance, op.compare_stacks, &op.report);
+		free(op.checks);
+		message_exit(st);
 	}
+	checkreport_plan(&op.report,
+			 (unsigned long)(argc - optind) * (op.nchecks + 1));
 	for (i = optind; i < argc; i++) {
 		st = check_file(argv[i], &op, argc - optind > 1);
 		if (st > ret)
 			ret = st;
 	}
+	free(op.checks);
 	message_exit(ret);
 }

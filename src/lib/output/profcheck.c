@@ -263,6 +263,13 @@ profcheck_compare(const struct profile *a, const struct profile *b,
 		goto out;
 	d->stacks_a = stacktab_nr(ta);
 	d->stacks_b = stacktab_nr(tb);
+	for (i = 0; i < stacktab_nr(ta); i++) {
+		e = &stacktab_entries(ta)[i];
+		if (stacktab_find(tb, 0, 0, stacktab_pcs(ta, e),
+				  (uint32_t)e->n) != NULL)
+			d->stacks_both++;
+	}
+	e = NULL;
 	/* every stack of A against B, in A's order; then those of B that
 	 * A lacks */
 	for (i = 0; i < stacktab_nr(ta) && d->equal; i++) {

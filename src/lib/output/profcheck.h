@@ -45,6 +45,7 @@ struct profcheck_diff {
 	uint64_t n;
 	uint64_t count_a, count_b;
 	size_t stacks_a, stacks_b;	/* distinct stacks */
+	size_t stacks_both;		/* distinct stacks in A and in B */
 };
 
 /*

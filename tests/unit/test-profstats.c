@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of the shares of a profile (profstats.c), on profiles made
+ * here whose counts are known by construction; the maps text names
+ * files that do not exist, so that only mappings have names:
+ *  - flat and cumulative samples of each mapping, a mapping that recurs
+ *    in a stack counted once, the order of the entries;
+ *  - a basename that two mappings share counts a sample once;
+ *  - the comparison: a profile moved elsewhere in memory has the same
+ *    shares (tolerance 0); the default tolerance is four standard
+ *    errors (28.28 points for 50% of 100 samples against 50% of 100);
+ *    a total that saturates gives no verdict.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "profile.h"
+#include "profstats.h"
+#include "unit.h"
+
+/* A profile of the records RECS (count, n, then n PCs, ...; ends at a
+ * count of 0) with every PC and every mapping moved by SHIFT. */
+static void
+make(struct profile *p, const uint64_t *recs, uint64_t shift)
+{
+	static const char *const paths[] = {
+		"/a/prog", "/b/libx.so", "/c/libx.so", "/d/other",
+	};
+	char text[512];
+	size_t used = 0, k;
+	uint64_t pcs[8], j;
+
+	profile_init(p);
+	p->slot_bytes = 8;
+	p->period_us = 1000;
+	for (; recs[0] != 0; recs += 2 + recs[1]) {
+		for (j = 0; j < recs[1]; j++)
+			pcs[j] = recs[2 + j] + shift;
+		CHECK(profile_add(p, recs[0], pcs, recs[1]) == 0);
+	}
+	for (k = 0; k < 4; k++) {
+		uint64_t lo = 0x400000 + 0x100000 * k + shift;
+
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "%llx-%llx r-xp 00000000 00:00 %zu "
+					 "%s\n", (unsigned long long)lo,
+					 (unsigned long long)lo + 0x1000,
+					 k + 1, paths[k]);
+	}
+	CHECK(profile_set_maps(p, text, used) == 0);
+}
+
+/* 4 x prog <- libx (b) <- libx (c); 2 x libx (c) <- prog <- prog;
+ * 1 x an address in no mapping. */
+static const uint64_t three[] = {
+	4, 3, 0x400010, 0x500010, 0x600010,
+	2, 3, 0x600020, 0x400020, 0x400030,
+	1, 1, 0x900000,
+	0,
+};
+
+static void
+test_entries(void)
+{
+	struct profstats s;
+	struct profile p;
+	uint64_t flat, cum;
+
+	make(&p, three, 0);
+	CHECK(profstats_compute(&p, &s) == 0);
+	CHECK_EQ_U64(s.samples, 7);
+	CHECK_EQ_U64(s.symbolized, 0);
+	CHECK_EQ_U64(s.nfns, 0);
+	CHECK_EQ_U64(s.nmaps, 3);
+	/* by cum, then flat: prog (6, 4), /c/libx.so (6, 2), /b (4, 0) */
+	CHECK(strcmp(s.maps[0].name, "/a/prog") == 0);
+	CHECK_EQ_U64(s.maps[0].flat, 4);
+	CHECK_EQ_U64(s.maps[0].cum, 6);
+	CHECK(strcmp(s.maps[1].name, "/c/libx.so") == 0);
+	CHECK_EQ_U64(s.maps[1].flat, 2);
+	CHECK_EQ_U64(s.maps[1].cum, 6);
+	CHECK(strcmp(s.maps[2].name, "/b/libx.so") == 0);
+	CHECK_EQ_U64(s.maps[2].flat, 0);
+	CHECK_EQ_U64(s.maps[2].cum, 4);
+	/* both libx.so: each sample once (not 4 + 6) */
+	profstats_mapping(&s, "libx.so", &flat, &cum);
+	CHECK_EQ_U64(flat, 2);
+	CHECK_EQ_U64(cum, 6);
+	profstats_mapping(&s, "/b/libx.so", &flat, &cum);
+	CHECK_EQ_U64(cum, 4);
+	profstats_mapping(&s, "/libx.so", &flat, &cum);
+	CHECK_EQ_U64(cum, 0);
+	profstats_mapping(&s, "prog", &flat, &cum);
+	CHECK_EQ_U64(flat, 4);
+	CHECK_EQ_U64(cum, 6);
+	profstats_function(&s, "main", &flat, &cum);
+	CHECK_EQ_U64(cum, 0);
+	profstats_release(&s);
+	profile_release(&p);
+}
+
+static void
+test_compare(void)
+{
+	/* 50 samples with a leaf in prog, 50 in other */
+	static const uint64_t half[] = {
+		50, 1, 0x400010,
+		50, 1, 0x700010,
+		0,
+	};
+	static const uint64_t huge[] = {
+		0x8000000000000000ULL, 1, 0x400010,
+		0x8000000000000000ULL, 1, 0x700010,
+		0,
+	};
+	struct profile a, b, h;
+	struct profstats sa, sb, sh;
+	struct profstats_cmp c;
+	size_t i;
+
+	make(&a, three, 0);
+	make(&b, three, 0x10000000);
+	CHECK(profstats_compute(&a, &sa) == 0);
+	CHECK(profstats_compute(&b, &sb) == 0);
+	CHECK(profstats_compare(&sa, &sb, 0, &c) == 0);
+	CHECK(c.equal);
+	CHECK(!c.inexact);
+	CHECK_EQ_U64(c.nrows, 2);	/* prog, libx.so */
+	for (i = 0; i < c.nrows; i++)
+		CHECK(c.rows[i].mapping && c.rows[i].diff == 0);
+	profstats_cmp_release(&c);
+	profstats_release(&sa);
+	profstats_release(&sb);
+	profile_release(&a);
+	profile_release(&b);
+
+	make(&a, half, 0);
+	CHECK(profstats_compute(&a, &sa) == 0);
+	CHECK(profstats_compare(&sa, &sa, -1, &c) == 0);
+	CHECK(c.equal);
+	CHECK_EQ_U64(c.nrows, 2);
+	for (i = 0; i < c.nrows; i++)
+		CHECK(fabs(c.rows[i].allowed - 400 * sqrt(0.25 * 0.02)) <
+		      1e-9);
+	profstats_cmp_release(&c);
+
+	make(&h, huge, 0);
+	CHECK(profstats_compute(&h, &sh) == 0);
+	CHECK_EQ_U64(sh.samples, UINT64_MAX);
+	CHECK(profstats_compare(&sa, &sh, -1, &c) == 0);
+	CHECK(c.inexact);
+	CHECK(!c.equal);
+	profstats_cmp_release(&c);
+	profstats_release(&sa);
+	profstats_release(&sh);
+	profile_release(&a);
+	profile_release(&h);
+}
+
+int
+main(void)
+{
+	test_entries();
+	test_compare();
+	return unit_exit();
+}
