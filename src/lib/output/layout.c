@@ -73,6 +73,12 @@ is_anon(const char *path)
 	       strncmp(path, "/tmp/perf-", 10) == 0;
 }
 
+static bool
+is_anon_mapping(const struct mapping *m)
+{
+	return is_anon(m->path);
+}
+
 /* The build id of M: its own (MMAP2), else the file's in the header. */
 static void
 build_id_of(const struct lay *l, const struct mapping *m, uint8_t *size,
@@ -153,7 +159,7 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 		return NULL;
 	if (anon) {
 		snprintf(key, klen, "A%d:%llx:",
-			 addrspace_space(l->as, sid)->pid,
+			 addrspace_space_pid(l->as, sid),
 			 (unsigned long long)(m->start - m->pgoff));
 	} else {
 		key[0] = 'F';
@@ -825,7 +831,8 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 	memset(st, 0, sizeof(*st));
 	l.as = as;
 	l.o = o;
-	if (stacktab_unpack(tab) < 0 || index_build_ids(&l) < 0)
+	if (stacktab_unpack(tab) < 0 || index_build_ids(&l) < 0 ||
+	    addrspace_walk_begin(as) < 0)
 		goto nomem;
 	l.map_place = calloc(addrspace_nmaps(as) + 1, sizeof(*l.map_place));
 	seen = calloc(addrspace_nspaces(as) + 1, sizeof(*seen));
@@ -841,16 +848,21 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 		one_space = one_space && sid == e[0]->space &&
 			    e[i]->ev == e[0]->ev;
 		if (!seen[sid]) {
-			const struct space *sp = addrspace_space(as, sid);
+			const uint32_t *maps;
+			size_t nmaps;
 
+			/* A mapping listed before (of a space before) adds
+			 * nothing but for an anonymous one, whose place is
+			 * its process's. */
 			seen[sid] = true;
-			for (k = 0; k < sp->n; k++) {
+			if (addrspace_walk_space(as, sid, is_anon_mapping,
+						 &maps, &nmaps) < 0)
+				goto nomem;
+			for (k = 0; k < nmaps; k++) {
 				const struct mapping *m =
-					addrspace_map(as, sp->maps[k]);
+					addrspace_map(as, maps[k]);
 				struct place *p;
 
-				if (!m->exec)
-					continue;
 				p = place_of(&l, m, sid);
 				if (p == NULL || add_segment(p, m) < 0)
 					goto nomem;

@@ -270,7 +270,7 @@ make_profiles(struct prof *pf, struct stack_entry **sel, size_t n,
 		size_t m = 0;
 
 		for (i = 0; i < n; i++)
-			if (addrspace_space(pf->in->as, sel[i]->space)->pid ==
+			if (addrspace_space_pid(pf->in->as, sel[i]->space) ==
 			    procs[k]->pid)
 				sel[n + m++] = sel[i];
 		memset(&r, 0, sizeof(r));
@@ -332,7 +332,7 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 		psum = count_add(psum, stacktab_period(tab, e));
 		pn += e->count;
 		p = addrspace_find(in->as,
-				   addrspace_space(in->as, e->space)->pid);
+				   addrspace_space_pid(in->as, e->space));
 		if (p != NULL)
 			p->samples += e->count;
 		st->samples_used += e->count;
