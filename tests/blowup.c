@@ -201,7 +201,8 @@ main(int argc, char **argv)
 	if (argc != 3 || (n = strtoul(argv[2], &end, 10)) == 0 ||
 	    *end != '\0' || n > 10000000) {
 		fprintf(stderr, "usage: blowup mmaps|datamaps|procs|places|"
-			"buildids|forks|remaps|groups N  (1 <= N <= 10000000)\n");
+			"buildids|forks|remaps|groups N\n"
+			"  (1 <= N <= 10000000)\n");
 		return 2;
 	}
 	kind = argv[1];

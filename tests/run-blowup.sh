@@ -24,9 +24,9 @@
 # linear reader takes one or two and a quadratic one minutes, and 200 MB
 # of address space for --info where the whole text would take 325 MB and
 # for forks and remaps where the copies took gigabytes (a linear reader
-# takes 20 to 40 MB).  Each output is checked too.  Under a wrapper (valgrind) the
-# inputs are small and there are no limits: that run looks for memory
-# errors; with the sanitizers (slower, and reserving address space of
+# takes 20 to 40 MB).  Each output is checked too.  Under a wrapper
+# (valgrind) the inputs are small and there are no limits: that run looks
+# for memory errors; with the sanitizers (slower, and reserving address space of
 # their own) the inputs are of middle size and there are no limits.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
@@ -137,7 +137,8 @@ mem_limited 30 "$PERF2GPERF" --stats forks.data forks.prof 2> forks.err ||
 [ "$(stat forks.err 'samples written')" = $((n / 16 + 1)) ] &&
 	[ "$(stat forks.err 'mapped places')" = $((n / 4 + 1 + n / 16)) ] &&
 	[ "$(stat forks.err 'frames in no mapping')" = 0 ] ||
-	fail "forks: not $((n / 16 + 1)) samples in $((n / 4 + 1 + n / 16)) places: $(cat forks.err)"
+	fail "forks: not $((n / 16 + 1)) samples in" \
+		"$((n / 4 + 1 + n / 16)) places: $(cat forks.err)"
 "$BLOWUP" remaps $((2 * n)) > remaps.data || hard_error "blowup remaps failed"
 mem_limited 30 "$PERF2GPERF" --stats remaps.data remaps.prof 2> remaps.err ||
 	fail "remaps ($n): perf2gperf failed: $(cat remaps.err)"
