@@ -946,6 +946,8 @@ addrspace_walk_space(struct addrspace *as, uint32_t sid,
 	*n = 0;
 	if (walk_tree(as, sp->root, sp->sort_mark, every, &k) < 0)
 		return -1;
+	if (k == 0)
+		return 0;
 	qsort(as->items, k, sizeof(*as->items), cmp_items);
 	for (i = 0; i < k; i++)
 		as->listed[i] = as->items[i].map;
