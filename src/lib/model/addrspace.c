@@ -540,8 +540,9 @@ addrspace_sample_space(struct addrspace *as, int32_t pid, uint32_t *sid)
 	return 0;
 }
 
-/* The current space of P, ready to change: a used space is first copied
- * (or, with EMPTY, replaced by an empty one).  NULL when out of memory. */
+/* The current space of P, ready to change: a used space gives way to a
+ * new one that shares its mappings (or, with EMPTY, to an empty one).
+ * NULL when out of memory. */
 static struct space *
 space_to_change(struct addrspace *as, struct process *p, bool empty)
 {
