@@ -19,6 +19,15 @@
  *             sample after each: N address spaces, N places;
  *   buildids  one process with N libraries side by side, each with a
  *             sample, and a build id for each in the header (HEADER_BUILD_ID);
+ *   forks     one process with N / 4 executable libraries side by side
+ *             and a sample, then N processes forked from it, each
+ *             mapping its own program over the first library, every
+ *             sixteenth with a sample there: N address spaces that share
+ *             the parent's mappings;
+ *   remaps    one process with N / 2 executable libraries side by side,
+ *             then N / 2 times a sample in one of them and a new library
+ *             over it: N / 2 address spaces with samples, each a copy
+ *             of the one before but for one mapping;
  *   groups    N events (software cpu-clock) and N event groups, each of
  *             all of them (HEADER_GROUP_DESC), a COMM record: what
  *             --info prints for the groups grows as N * N.
@@ -191,8 +200,9 @@ main(int argc, char **argv)
 
 	if (argc != 3 || (n = strtoul(argv[2], &end, 10)) == 0 ||
 	    *end != '\0' || n > 10000000) {
-		fprintf(stderr, "usage: blowup mmaps|procs|places|buildids|"
-			"groups N  (1 <= N <= 10000000)\n");
+		fprintf(stderr, "usage: blowup mmaps|datamaps|procs|places|"
+			"buildids|forks|remaps|groups N\n"
+			"  (1 <= N <= 10000000)\n");
 		return 2;
 	}
 	kind = argv[1];
@@ -239,6 +249,37 @@ main(int argc, char **argv)
 			snprintf(path, sizeof(path), "/usr/bin/blowup%lu", i);
 			mmap_rec(&data, pid, 0x400000, 0x1000, path, 0);
 			sample_rec(&data, pid, 0x400100);
+		}
+	} else if (strcmp(kind, "forks") == 0) {
+		comm_rec(&data, 1000, "blowup", 1);
+		for (i = 0; i < n / 4 + 1; i++) {
+			lib_name(path, sizeof(path), i);
+			mmap_rec(&data, 1000, 0x10000000 + i * 0x2000, 0x2000,
+				 path, 0);
+		}
+		sample_rec(&data, 1000, 0x10000000 + 8);
+		for (i = 0; i < n; i++) {
+			uint32_t pid = (uint32_t)(2000 + i);
+
+			fork_rec(&data, pid, 1000);
+			snprintf(path, sizeof(path), "/usr/bin/blowup%lu", i);
+			mmap_rec(&data, pid, 0x10000000, 0x1000, path, 0);
+			if (i % 16 == 0)
+				sample_rec(&data, pid, 0x10000100);
+		}
+	} else if (strcmp(kind, "remaps") == 0) {
+		comm_rec(&data, 1000, "blowup", 1);
+		for (i = 0; i < n / 2; i++) {
+			lib_name(path, sizeof(path), i);
+			mmap_rec(&data, 1000, 0x10000000 + i * 0x2000, 0x2000,
+				 path, 0);
+		}
+		for (i = 0; i < n / 2; i++) {
+			uint64_t start = 0x10000000 + i * 0x2000;
+
+			sample_rec(&data, 1000, start + 8);
+			snprintf(path, sizeof(path), "/usr/bin/blowup%lu", i);
+			mmap_rec(&data, 1000, start, 0x2000, path, 0);
 		}
 	} else if (strcmp(kind, "places") == 0) {
 		comm_rec(&data, 1000, "blowup", 1);

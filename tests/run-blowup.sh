@@ -11,14 +11,22 @@
 #  - buildids: 150000 libraries, each with a sample and a build id in the
 #    header (a scan of the header's build ids for each place: 80 s);
 #  - procs: 20000 processes, each its own program at one address;
+#  - forks: 20000 processes forked from one with 5000 mappings, each
+#    mapping a program of its own over one of them (each fork copied its
+#    parent's mappings: 2.4 GB, 7 s);
+#  - remaps: 20000 samples in one process, each followed by a mapping
+#    over the one sampled, among 20000 others (each change after a sample
+#    copied the process's mappings: 11 GB, a minute);
 #  - groups: 5000 events and 5000 groups of all of them, for --info
 #    (the text of the groups was built in memory: 5000 * 5000 names).
 # The limits do not depend on the machine's speed: CPU time (ulimit -t,
 # not the wall clock, which a loaded machine stretches) of 30 s where a
 # linear reader takes one or two and a quadratic one minutes, and 200 MB
-# of address space for --info where the whole text would take 325 MB.  Each output is checked too.  Under a wrapper (valgrind) the
-# inputs are small and there are no limits: that run looks for memory
-# errors; with the sanitizers (slower, and reserving address space of
+# of address space for --info where the whole text would take 325 MB and
+# for forks and remaps where the copies took gigabytes (a linear reader
+# takes 20 to 40 MB).  Each output is checked too.  Under a wrapper
+# (valgrind) the inputs are small and there are no limits: that run looks
+# for memory errors; with the sanitizers (slower, and reserving address space of
 # their own) the inputs are of middle size and there are no limits.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
@@ -38,6 +46,21 @@ grep -q '^P2G_SAN_CFLAGS = .*sanitize' "$top_builddir/Makefile" 2>/dev/null &&
 if $sanitized; then
 	big=20000 small=4000 groups=1000 limits=false
 fi
+
+# Run a command with at most $1 CPU seconds when the limits are on, and,
+# but under the sanitizers (which reserve terabytes of address space),
+# at most 200 MB of address space.
+mem_limited() {
+	_ml_secs=$1
+	shift
+	if $limits && ! $sanitized; then
+		(ulimit -v 200000 && ulimit -t "$_ml_secs" && exec "$@")
+	elif $limits; then
+		(ulimit -t "$_ml_secs" && exec "$@")
+	else
+		"$@"
+	fi
+}
 
 # Run a command with at most $1 CPU seconds when the limits are on.
 cpu_limited() {
@@ -103,6 +126,29 @@ for kind in places procs; do
 	c=$(maps_lines $kind.prof ' r-xp 00000000 00:00 0 /usr/bin/blowup[0-9]*$')
 	[ "$c" = $n ] || fail "$kind: $c mappings in the profile, not $n"
 done
+
+# forks: the parent's libraries, each child's program where it took a
+# sample; remaps: every library, and each program mapped over one but
+# the last (mapped after the last sample, in a space with none).
+n=$small
+"$BLOWUP" forks $n > forks.data || hard_error "blowup forks failed"
+mem_limited 30 "$PERF2GPERF" --stats forks.data forks.prof 2> forks.err ||
+	fail "forks ($n): perf2gperf failed: $(cat forks.err)"
+[ "$(stat forks.err 'samples written')" = $((n / 16 + 1)) ] &&
+	[ "$(stat forks.err 'mapped places')" = $((n / 4 + 1 + n / 16)) ] &&
+	[ "$(stat forks.err 'frames in no mapping')" = 0 ] ||
+	fail "forks: not $((n / 16 + 1)) samples in" \
+		"$((n / 4 + 1 + n / 16)) places: $(cat forks.err)"
+"$BLOWUP" remaps $((2 * n)) > remaps.data || hard_error "blowup remaps failed"
+mem_limited 30 "$PERF2GPERF" --stats remaps.data remaps.prof 2> remaps.err ||
+	fail "remaps ($n): perf2gperf failed: $(cat remaps.err)"
+[ "$(stat remaps.err 'samples written')" = $n ] &&
+	[ "$(stat remaps.err 'mapped places')" = $((2 * n - 1)) ] &&
+	[ "$(stat remaps.err 'frames in no mapping')" = 0 ] ||
+	fail "remaps: not $n samples in $((2 * n - 1)) places: $(cat remaps.err)"
+c=$(maps_lines remaps.prof ' r-xp 00000000 00:00 0 /usr/bin/blowup[0-9]*$')
+[ "$c" = $((n - 1)) ] ||
+	fail "remaps: $c programs in the profile, not $((n - 1))"
 
 # buildids: each library's mapping with its build id.
 n=$big

@@ -81,6 +81,17 @@ hashtab_hash64(uint64_t key)
 	return key * 0x9e3779b97f4a7c15ULL;
 }
 
+/* A 64-bit hash of a string, for tables keyed by names (FNV-1a). */
+static inline uint64_t
+hashtab_hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
 /* The tag of HASH, and the first slot it is looked for in. */
 static inline uint32_t
 hashtab_tag(uint64_t hash)

@@ -45,8 +45,23 @@ struct input {
 	const unsigned char *map;
 	uint64_t released;	/* pages below this were given back */
 
+	/* A gzip input is read through this (input_gunzip()): then FD
+	 * gives compressed bytes, and the buffer and offsets are of the
+	 * inflated ones. */
+	struct gzin *gz;
+
 	input_progress_fn progress;	/* hears how a spool goes */
 	void *progress_ctx;
+};
+
+struct gzin {
+	z_stream zs;
+	unsigned char *in;	/* compressed bytes read, from zs.next_in */
+	uint64_t in_off;	/* compressed bytes inflated */
+	uint64_t out;		/* bytes inflated */
+	uint64_t max_ratio;
+	int zr;			/* the last inflate()'s answer */
+	bool eof;		/* FD has no more */
 };
 
 /* Map a regular file whole, if it can be; otherwise it is read into the
@@ -218,11 +233,23 @@ input_open_regular(const char *path, struct p2g_error *err)
 	return input_of_fd(fd, true, path, err);
 }
 
+static void
+gz_free(struct input *in)
+{
+	if (in->gz == NULL)
+		return;
+	inflateEnd(&in->gz->zs);
+	free(in->gz->in);
+	free(in->gz);
+	in->gz = NULL;
+}
+
 void
 input_close(struct input *in)
 {
 	if (in == NULL)
 		return;
+	gz_free(in);
 	unmap_file(in);
 	if (in->close_fd)
 		close(in->fd);
@@ -431,6 +458,7 @@ spool_put(struct spool *s, const unsigned char *p, size_t n,
 static void
 use_spool(struct input *in, int fd)
 {
+	gz_free(in);
 	unmap_file(in);
 	if (in->close_fd)
 		close(in->fd);
@@ -456,114 +484,141 @@ input_is_gzip(struct input *in, struct p2g_error *err)
 }
 
 int
-input_gunzip(struct input *in, uint64_t max_ratio, input_extent_fn extent,
-	     struct p2g_error *err)
+input_gunzip(struct input *in, uint64_t max_ratio, struct p2g_error *err)
 {
-	struct spool sp;
-	unsigned char *out = NULL;
-	uint64_t in_off = 0;
-	z_stream zs;
-	int zr = Z_OK, full = 0;
-	bool zinit = false;
+	struct gzin *g;
+	size_t have = in->end - in->start;
 
-	if (spool_open(&sp, in, extent, err) < 0)
-		return -1;
-	out = malloc(INPUT_BUFSIZE);
-	if (out == NULL) {
-		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
-		goto fail;
+	g = calloc(1, sizeof(*g));
+	if (g == NULL || (g->in = malloc(INPUT_BUFSIZE)) == NULL ||
+	    inflateInit2(&g->zs, 32 + 15) != Z_OK) {
+		/* 32 + 15: gzip (or zlib) header, largest window. */
+		if (g != NULL)
+			free(g->in);
+		free(g);
+		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+				"out of memory");
 	}
-	memset(&zs, 0, sizeof(zs));
-	/* 32 + 15: gzip (or zlib) header, largest window. */
-	if (inflateInit2(&zs, 32 + 15) != Z_OK) {
-		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
-		goto fail;
+	g->max_ratio = max_ratio;
+	g->zr = Z_OK;
+	/* What was read to look at the magic is the first compressed
+	 * input; a mapped file is read from its start (nothing was read
+	 * from FD). */
+	if (in->map != NULL) {
+		unmap_file(in);
+		have = 0;
+	} else {
+		memcpy(g->in, in->buf + in->start, have);
 	}
-	zinit = true;
-	/* Until the reader has what it needs: the first bytes out go to
-	 * its extent function before the rest is inflated, so that what is
-	 * not a perf.data file, or what lies past the end that its header
-	 * declares, is never spooled. */
-	while (full == 0) {
-		size_t avail;
-		const unsigned char *p;
-
-		if (zs.avail_in == 0) {
-			p = input_peek(in, INPUT_BUFSIZE, &avail, err);
-			if (p == NULL)
-				goto fail;
-			if (avail == 0) {
-				if (zr == Z_STREAM_END)
-					break;
-				p2g_fail(err, P2G_INVALID, in_off,
-					 "gzip data ends early");
-				goto fail;
-			}
-			if (zr == Z_STREAM_END) {
-				/* Another member follows, as gzip allows;
-				 * trailing zeros are ignored as gzip does. */
-				size_t k;
-
-				for (k = 0; k < avail && p[k] == 0; k++)
-					;
-				if (k == avail) {
-					input_consume(in, avail);
-					in_off += avail;
-					continue;
-				}
-				if (inflateReset(&zs) != Z_OK)
-					goto zfail;
-			}
-			zs.next_in = (unsigned char *)p;
-			zs.avail_in = (uInt)avail;
-		} else if (zr == Z_STREAM_END) {
-			if (inflateReset(&zs) != Z_OK)
-				goto zfail;
-		}
-		zs.next_out = out;
-		/* a small first piece: the header is looked at after it */
-		zs.avail_out = sp.total == 0 ? 4096 : INPUT_BUFSIZE;
-		{
-			uInt before = zs.avail_in;
-
-			zr = inflate(&zs, Z_NO_FLUSH);
-			input_consume(in, before - zs.avail_in);
-			in_off += before - zs.avail_in;
-		}
-		if (zr != Z_OK && zr != Z_STREAM_END &&
-		    !(zr == Z_BUF_ERROR && zs.avail_in == 0))
-			goto zfail;
-		if (zs.next_out > out) {
-			if (inflate_too_much(in_off, sp.total +
-					     (uint64_t)(zs.next_out - out),
-					     max_ratio)) {
-				p2g_fail(err, P2G_UNSUPPORTED, in_off,
-					 "gzip data inflates to over %llu "
-					 "times its size, as a decompression "
-					 "bomb does (--max-inflate lifts the "
-					 "bound)",
-					 (unsigned long long)max_ratio);
-				goto fail;
-			}
-			full = spool_put(&sp, out, (size_t)(zs.next_out - out),
-					 err);
-			if (full < 0)
-				goto fail;
-		}
-	}
-	inflateEnd(&zs);
-	free(out);
-	use_spool(in, sp.fd);
+	g->zs.next_in = g->in;
+	g->zs.avail_in = (uInt)have;
+	g->eof = in->eof;
+	in->gz = g;
+	in->start = in->end = 0;
+	in->buf_off = 0;
+	in->eof = false;
+	in->seekable = false;
+	in->size = UINT64_MAX;
 	return 0;
-zfail:
-	p2g_fail(err, P2G_INVALID, in_off, "gzip data is corrupt: %s",
-		 zs.msg ? zs.msg : "inflate failed");
-fail:
-	if (zinit)
-		inflateEnd(&zs);
-	free(out);
-	close(sp.fd);
+}
+
+/*
+ * Up to LEN inflated bytes of IN's gzip stream into DST: how many, 0 at
+ * its end, -1 with ERR set.  Concatenated members are read as gzip reads
+ * them, and zeros after a member are ignored as gzip ignores them.
+ */
+static ssize_t
+gz_read(struct input *in, unsigned char *dst, size_t len,
+	struct p2g_error *err)
+{
+	struct gzin *g = in->gz;
+	z_stream *zs = &g->zs;
+	ssize_t n;
+	uInt before;
+
+	if (len > UINT32_MAX)
+		len = UINT32_MAX;
+	for (;;) {
+		if (zs->avail_in == 0 && !g->eof) {
+			n = read(in->fd, g->in, INPUT_BUFSIZE);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				p2g_fail(err, P2G_IO, g->in_off, "read: %s",
+					 strerror(errno));
+				return -1;
+			}
+			g->eof = n == 0;
+			zs->next_in = g->in;
+			zs->avail_in = (uInt)n;
+		}
+		if (g->zr == Z_STREAM_END) {
+			while (zs->avail_in > 0 && *zs->next_in == 0) {
+				zs->next_in++;
+				zs->avail_in--;
+				g->in_off++;
+			}
+			if (zs->avail_in == 0) {
+				if (g->eof)
+					return 0;
+				continue;
+			}
+			/* Another member. */
+			if (inflateReset(zs) != Z_OK)
+				goto corrupt;
+			g->zr = Z_OK;
+		}
+		if (zs->avail_in == 0) {
+			p2g_fail(err, P2G_INVALID, g->in_off,
+				 "gzip data ends early");
+			return -1;
+		}
+		zs->next_out = dst;
+		zs->avail_out = (uInt)len;
+		before = zs->avail_in;
+		g->zr = inflate(zs, Z_NO_FLUSH);
+		g->in_off += before - zs->avail_in;
+		if (g->zr == Z_BUF_ERROR && zs->avail_in == 0)
+			g->zr = Z_OK;
+		if (g->zr != Z_OK && g->zr != Z_STREAM_END)
+			goto corrupt;
+		n = (ssize_t)(zs->next_out - dst);
+		if (n == 0)
+			continue;
+		g->out += (uint64_t)n;
+		if (inflate_too_much(g->in_off, g->out, g->max_ratio)) {
+			p2g_fail(err, P2G_UNSUPPORTED, g->in_off,
+				 "gzip data inflates to over %llu times its "
+				 "size, as a decompression bomb does "
+				 "(--max-inflate lifts the bound)",
+				 (unsigned long long)g->max_ratio);
+			return -1;
+		}
+		return n;
+	}
+corrupt:
+	p2g_fail(err, P2G_INVALID, g->in_off, "gzip data is corrupt: %s",
+		 zs->msg ? zs->msg : "inflate failed");
 	return -1;
+}
+
+/* Up to LEN bytes of IN's stream into DST (a gzip input's inflated
+ * bytes): how many, 0 at its end, -1 with ERR set. */
+static ssize_t
+stream_read(struct input *in, unsigned char *dst, size_t len,
+	    struct p2g_error *err)
+{
+	ssize_t n;
+
+	if (in->gz != NULL)
+		return gz_read(in, dst, len, err);
+	do
+		n = read(in->fd, dst, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		p2g_fail(err, P2G_IO, in->buf_off + (in->end - in->start),
+			 "read: %s", strerror(errno));
+	return n;
 }
 
 int
@@ -588,12 +643,18 @@ input_make_seekable(struct input *in, input_extent_fn extent,
 	}
 	full = spool_put(&sp, in->buf + in->start, in->end - in->start, err);
 	while (full == 0) {
-		n = read_full(in->fd, in->buf, in->cap);
-		if (n < 0) {
-			p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
-				 "cannot read standard input: %s",
-				 strerror(errno));
-			goto fail;
+		if (in->gz != NULL) {
+			n = gz_read(in, in->buf, in->cap, err);
+			if (n < 0)
+				goto fail;
+		} else {
+			n = read_full(in->fd, in->buf, in->cap);
+			if (n < 0) {
+				p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
+					 "cannot read standard input: %s",
+					 strerror(errno));
+				goto fail;
+			}
 		}
 		if (n == 0)
 			break;
@@ -721,14 +782,10 @@ input_peek(struct input *in, size_t n, size_t *avail, struct p2g_error *err)
 	/* As much as one read() gives, until there are N bytes: a stream
 	 * is handed on as it comes, not when a buffer of it has arrived. */
 	while (in->end < n) {
-		got = read(in->fd, in->buf + in->end, in->cap - in->end);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			p2g_fail(err, P2G_IO, in->buf_off + in->end,
-				 "read: %s", strerror(errno));
+		got = stream_read(in, in->buf + in->end, in->cap - in->end,
+				  err);
+		if (got < 0)
 			return NULL;
-		}
 		if (got == 0) {
 			in->eof = true;
 			break;

@@ -62,7 +62,8 @@ bool input_identity(const struct input *in, dev_t *dev, ino_t *ino);
 typedef uint64_t (*input_extent_fn)(int fd, uint64_t have);
 
 /*
- * Called while a spool is written (input_make_seekable(), input_gunzip()):
+ * Called while a spool is written (input_make_seekable(), of standard
+ * input or of a gzip input):
  * DONE bytes in it so far, of TOTAL, what its extent function expects
  * (UINT64_MAX when not known).
  */
@@ -86,16 +87,15 @@ int input_make_seekable(struct input *in, input_extent_fn extent,
 int input_is_gzip(struct input *in, struct p2g_error *err);
 
 /*
- * Replace a gzip input by its decompressed bytes, spooled to an unlinked
- * temporary file in $TMPDIR (so memory stays bounded) as far as EXTENT
- * says the reader will read (NULL: all).  Concatenated members are read
- * as gzip reads them.  A decompression bomb is stopped: more than
- * MAX_RATIO times the compressed bytes (inflate_too_much(), zstream.h)
- * is P2G_UNSUPPORTED, and so is output that would nearly fill the file
- * system.  Call before consuming anything.
+ * Read a gzip input as the stream of its decompressed bytes: it is not
+ * seekable then (input_make_seekable() spools it, as far as its reader
+ * needs, for a reader that must seek), and offsets are those of the
+ * decompressed bytes.  Concatenated members are read as gzip reads them.
+ * A decompression bomb is stopped: more than MAX_RATIO times the
+ * compressed bytes (inflate_too_much(), zstream.h) is P2G_UNSUPPORTED.
+ * Call before consuming anything.  0, or -1 with ERR set.
  */
-int input_gunzip(struct input *in, uint64_t max_ratio, input_extent_fn extent,
-		 struct p2g_error *err);
+int input_gunzip(struct input *in, uint64_t max_ratio, struct p2g_error *err);
 
 /* Read exactly LEN bytes at OFF of a seekable input.  A short file is
  * P2G_INVALID ("ends at"), a failed read P2G_IO. */

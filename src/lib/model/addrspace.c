@@ -20,6 +20,29 @@ struct thread {
 	char comm[32];
 };
 
+/*
+ * An address space: the set of mappings of one process over a stretch of
+ * time in which no mapping went away.  A process starts a new one when it
+ * execs, and when a mapping replaces another after samples were taken in
+ * the old one; so a sample's addresses resolve against the mappings in
+ * force when it was taken.  Mappings only ever added to the current
+ * space keep it.
+ */
+struct space {
+	int32_t pid;
+	uint32_t root;		/* its tree of mappings (below) */
+	uint32_t owner;		/* of the nodes it may change */
+	uint32_t sort_mark;	/* addrspace_walk_space()'s order */
+	bool used;		/* samples refer to it: copy on change */
+};
+
+/* What addrspace_walk_space() lists, with its place in the order. */
+struct walk_item {
+	uint64_t start;
+	uint32_t map;
+	uint32_t late;		/* 1: not below the space's sort_mark */
+};
+
 struct addrspace {
 	struct process *procs;
 	size_t nprocs, cap_procs;
@@ -31,10 +54,23 @@ struct addrspace {
 	size_t nmaps, cap_maps;
 	struct space *spaces;
 	size_t nspaces, cap_spaces;
+	struct node *nodes;	/* the nodes of every space's tree */
+	size_t nnodes, cap_nodes, nfree;
+	uint32_t free;		/* the first free node, or NIL */
+	uint32_t owners;	/* the last owner number given */
+	uint64_t seed;		/* of the nodes' priorities */
+	/* addrspace_walk_space()'s: the walk's number and, for each node,
+	 * the walk that saw it last (shifted left by one) and whether its
+	 * subtree holds a mapping that is listed every time (bit 0). */
+	uint32_t walk;
+	uint32_t *seen;
+	size_t cap_seen;
+	struct walk_item *items;
+	uint32_t *listed;
+	size_t cap_items;
 	struct mapping kernel;	/* the kernel's text mapping */
 	bool have_kernel;
 	struct kernel_text text;	/* of KERNEL, for the hot paths */
-	uint64_t prio_state;	/* for the priorities of tree nodes */
 };
 
 /* ---- the mappings of a space, by address --------------------------------- */
@@ -42,22 +78,33 @@ struct addrspace {
 /*
  * The mappings of a space are in a treap (a search tree that random
  * priorities keep balanced), so that an MMAP finds the mappings it
- * replaces in logarithmic time: a scan of the whole space for each one
- * made many mappings quadratic.  The mappings of a space never overlap
- * (each new one drops those it overlaps), which lets a search look at
- * most at one mapping below the new one's start.  The key is (start,
- * not empty, index): an empty mapping (start == end) overlaps none that
- * starts where it does, so several can share a start with one that is
- * not empty; that one comes last.
+ * replaces, and a lookup its mapping, in logarithmic time.  The mappings
+ * of a space never overlap (each new one drops those it overlaps), which
+ * lets a search look at most at one mapping below an address.  The key
+ * is (start, not empty, index): an empty mapping (start == end) overlaps
+ * none that starts where it does, so several can share a start with one
+ * that is not empty; that one comes last.  A node's priority is a hash of
+ * its mapping's index, seeded per addrspace.
+ *
+ * The trees are persistent: a space made from another (a forked process,
+ * or a used space that changes) starts with the other's root, and the two
+ * share every node.  A node belongs to one owner number, that of the
+ * space that made it; a space changes its own nodes in place and copies
+ * the others on the way to a change (path copying), so that a fork costs
+ * no copy, and a change of a shared tree a path of it.  A space whose
+ * tree another space comes to share takes a new owner number: its nodes
+ * stay as they are from then on.  The nodes a space drops that are its
+ * own go to a free list; shared ones stay (the memory is that of the
+ * nodes ever made: a few per record).
  */
 #define NIL UINT32_MAX
 
-struct space_node {
+struct node {
 	uint64_t start;
 	uint32_t map;		/* index into addrspace.maps */
 	uint32_t left, right;	/* nodes, or NIL; a free node's next free
 				   one is its LEFT */
-	uint32_t prio;
+	uint32_t owner;		/* the space that may change it */
 };
 
 struct key {
@@ -66,11 +113,23 @@ struct key {
 	uint32_t map;
 };
 
-/* Node N's key below K. */
-static inline bool
-key_below(const struct addrspace *as, const struct space_node *n,
-	  const struct key *k)
+/* The priority of node T: a hash (splitmix64's) of its mapping's index
+ * and the seed, so that the copies of a node agree. */
+static inline uint64_t
+prio(const struct addrspace *as, uint32_t t)
 {
+	uint64_t x = as->seed + as->nodes[t].map * 0x9e3779b97f4a7c15ULL;
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Node T's key below K. */
+static inline bool
+key_below(const struct addrspace *as, uint32_t t, const struct key *k)
+{
+	const struct node *n = &as->nodes[t];
 	uint32_t full;
 
 	if (n->start != k->start)
@@ -81,51 +140,133 @@ key_below(const struct addrspace *as, const struct space_node *n,
 	return n->map < k->map;
 }
 
-/* Subtree T split into the keys below K (*L) and the others (*R). */
+/* Room for N new nodes, so that the tree operations that follow cannot
+ * fail half done.  0, or -1 when out of memory. */
+static int
+nodes_reserve(struct addrspace *as, size_t n)
+{
+	size_t nc;
+	struct node *nn;
+
+	if (as->nfree + (as->cap_nodes - as->nnodes) >= n)
+		return 0;
+	nc = as->cap_nodes ? as->cap_nodes : 64;
+	while (as->nfree + (nc - as->nnodes) < n)
+		nc *= 2;
+	if (nc >= NIL)
+		return -1;
+	nn = realloc(as->nodes, nc * sizeof(*nn));
+	if (nn == NULL)
+		return -1;
+	as->nodes = nn;
+	as->cap_nodes = nc;
+	return 0;
+}
+
+/* A node from the room reserved. */
+static uint32_t
+node_new(struct addrspace *as)
+{
+	uint32_t t = as->free;
+
+	if (t != NIL) {
+		as->free = as->nodes[t].left;
+		as->nfree--;
+		return t;
+	}
+	return (uint32_t)as->nnodes++;
+}
+
+/* Node T as OWNER may change it: T if it is OWNER's, else a copy. */
+static uint32_t
+node_own(struct addrspace *as, uint32_t t, uint32_t owner)
+{
+	uint32_t c;
+
+	if (as->nodes[t].owner == owner)
+		return t;
+	c = node_new(as);
+	as->nodes[c] = as->nodes[t];
+	as->nodes[c].owner = owner;
+	return c;
+}
+
+/* The nodes on the way from T down to where key K is or would go: the
+ * most that splitting T at K copies. */
+static size_t
+tree_path(const struct addrspace *as, uint32_t t, const struct key *k)
+{
+	size_t n = 0;
+
+	for (; t != NIL; n++)
+		t = key_below(as, t, k) ? as->nodes[t].right
+					: as->nodes[t].left;
+	return n;
+}
+
+/* Subtree T split, for OWNER, into the keys below K (*L) and the others
+ * (*R); room for tree_path() nodes must be there. */
 static void
-tree_split(const struct addrspace *as, struct space_node *nd, uint32_t t,
+tree_split(struct addrspace *as, uint32_t owner, uint32_t t,
 	   const struct key *k, uint32_t *l, uint32_t *r)
 {
+	uint32_t a, b;
+
 	if (t == NIL) {
 		*l = *r = NIL;
-	} else if (key_below(as, &nd[t], k)) {
+		return;
+	}
+	t = node_own(as, t, owner);
+	if (key_below(as, t, k)) {
+		tree_split(as, owner, as->nodes[t].right, k, &a, &b);
+		as->nodes[t].right = a;
 		*l = t;
-		tree_split(as, nd, nd[t].right, k, &nd[t].right, r);
+		*r = b;
 	} else {
+		tree_split(as, owner, as->nodes[t].left, k, &a, &b);
+		as->nodes[t].left = b;
+		*l = a;
 		*r = t;
-		tree_split(as, nd, nd[t].left, k, l, &nd[t].left);
 	}
 }
 
-/* Subtrees A and B (every key of A below every key of B) as one. */
+/* Subtrees A and B (every key of A below every key of B) as one, for
+ * OWNER.  The nodes it changes are the right edge of A and the left edge
+ * of B, which are OWNER's after a split (tree_split() made them so). */
 static uint32_t
-tree_merge(struct space_node *nd, uint32_t a, uint32_t b)
+tree_merge(struct addrspace *as, uint32_t owner, uint32_t a, uint32_t b)
 {
+	uint32_t t;
+
 	if (a == NIL)
 		return b;
 	if (b == NIL)
 		return a;
-	if (nd[a].prio >= nd[b].prio) {
-		nd[a].right = tree_merge(nd, nd[a].right, b);
+	if (prio(as, a) >= prio(as, b)) {
+		a = node_own(as, a, owner);
+		t = tree_merge(as, owner, as->nodes[a].right, b);
+		as->nodes[a].right = t;
 		return a;
 	}
-	nd[b].left = tree_merge(nd, a, nd[b].left);
+	b = node_own(as, b, owner);
+	t = tree_merge(as, owner, a, as->nodes[b].left);
+	as->nodes[b].left = t;
 	return b;
 }
 
-/* The nodes of subtree T onto the free list of SP; how many. */
-static size_t
-tree_release(struct space *sp, uint32_t t)
+/* The nodes of subtree T that OWNER owns onto the free list.  Below a
+ * node of another owner, none is OWNER's: a node is copied before its
+ * links change. */
+static void
+tree_release(struct addrspace *as, uint32_t owner, uint32_t t)
 {
-	size_t n;
-
-	if (t == NIL)
-		return 0;
-	n = 1 + tree_release(sp, sp->nodes[t].left) +
-	    tree_release(sp, sp->nodes[t].right);
-	sp->nodes[t].left = sp->free;
-	sp->free = t;
-	return n;
+	if (t == NIL || as->nodes[t].owner != owner)
+		return;
+	tree_release(as, owner, as->nodes[t].left);
+	tree_release(as, owner, as->nodes[t].right);
+	as->nodes[t].left = as->free;
+	as->free = t;
+	as->nfree++;
 }
 
 /* The node of SP with the greatest key below K, or NIL. */
@@ -136,11 +277,11 @@ tree_below(const struct addrspace *as, const struct space *sp,
 	uint32_t t = sp->root, best = NIL;
 
 	while (t != NIL) {
-		if (key_below(as, &sp->nodes[t], k)) {
+		if (key_below(as, t, k)) {
 			best = t;
-			t = sp->nodes[t].right;
+			t = as->nodes[t].right;
 		} else {
-			t = sp->nodes[t].left;
+			t = as->nodes[t].left;
 		}
 	}
 	return best;
@@ -154,152 +295,75 @@ tree_from(const struct addrspace *as, const struct space *sp,
 	uint32_t t = sp->root, best = NIL;
 
 	while (t != NIL) {
-		if (key_below(as, &sp->nodes[t], k)) {
-			t = sp->nodes[t].right;
+		if (key_below(as, t, k)) {
+			t = as->nodes[t].right;
 		} else {
 			best = t;
-			t = sp->nodes[t].left;
+			t = as->nodes[t].left;
 		}
 	}
 	return best;
 }
 
-/* Drop the mappings of SP with keys from LO to below HI. */
-static void
-tree_drop(const struct addrspace *as, struct space *sp, const struct key *lo,
+/* Drop the mappings of SP with keys from LO to below HI.  0, or -1 when
+ * out of memory (SP is as it was). */
+static int
+tree_drop(struct addrspace *as, struct space *sp, const struct key *lo,
 	  const struct key *hi)
 {
 	uint32_t a, b, mid, c;
 
-	tree_split(as, sp->nodes, sp->root, lo, &a, &b);
-	tree_split(as, sp->nodes, b, hi, &mid, &c);
-	sp->n -= tree_release(sp, mid);
-	sp->root = tree_merge(sp->nodes, a, c);
-	sp->stale = true;
-}
-
-/* Room in SP for one more mapping: a node and a place in MAPS.  0, or -1
- * when out of memory. */
-static int
-space_reserve(struct space *sp)
-{
-	if (sp->free == NIL && sp->nnodes == sp->cap_nodes) {
-		uint32_t nc = sp->cap_nodes ? sp->cap_nodes * 2 : 16;
-		struct space_node *nn;
-
-		if (sp->cap_nodes > UINT32_MAX / 4)
-			return -1;
-		nn = realloc(sp->nodes, (size_t)nc * sizeof(*nn));
-		if (nn == NULL)
-			return -1;
-		sp->nodes = nn;
-		sp->cap_nodes = nc;
-	}
-	if (sp->n == sp->cap) {
-		size_t nc = sp->cap ? sp->cap * 2 : 16;
-		uint32_t *nm = realloc(sp->maps, nc * sizeof(*nm));
-
-		if (nm == NULL)
-			return -1;
-		sp->maps = nm;
-		sp->cap = nc;
-	}
+	/* Each split copies at most its path (the second one's, in B, is
+	 * part of HI's in the whole tree); the merges join edges the
+	 * splits copied.  Twice that, to be safe. */
+	if (nodes_reserve(as, 2 * (tree_path(as, sp->root, lo) +
+				   tree_path(as, sp->root, hi))) < 0)
+		return -1;
+	tree_split(as, sp->owner, sp->root, lo, &a, &b);
+	tree_split(as, sp->owner, b, hi, &mid, &c);
+	tree_release(as, sp->owner, mid);
+	sp->root = tree_merge(as, sp->owner, a, c);
 	return 0;
 }
 
-/* Add mapping MAP to SP, which has room (space_reserve()). */
-static void
+/* Add mapping MAP to SP.  0, or -1 when out of memory. */
+static int
 tree_insert(struct addrspace *as, struct space *sp, uint32_t map)
 {
 	const struct mapping *m = &as->maps[map];
 	struct key k = { m->start, m->end > m->start, map };
 	uint32_t t, l, r;
-	uint64_t x;
 
-	if (sp->free != NIL) {
-		t = sp->free;
-		sp->free = sp->nodes[t].left;
-	} else {
-		t = sp->nnodes++;
-	}
-	/* xorshift64* */
-	x = as->prio_state;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	as->prio_state = x;
-	sp->nodes[t].start = m->start;
-	sp->nodes[t].map = map;
-	sp->nodes[t].left = sp->nodes[t].right = NIL;
-	sp->nodes[t].prio = (uint32_t)((x * 0x2545f4914f6cdd1dULL) >> 32);
-	tree_split(as, sp->nodes, sp->root, &k, &l, &r);
-	sp->root = tree_merge(sp->nodes, tree_merge(sp->nodes, l, t), r);
-	sp->n++;
-	sp->stale = true;
+	if (nodes_reserve(as, 2 * tree_path(as, sp->root, &k) + 1) < 0)
+		return -1;
+	t = node_new(as);
+	as->nodes[t].start = m->start;
+	as->nodes[t].map = map;
+	as->nodes[t].left = as->nodes[t].right = NIL;
+	as->nodes[t].owner = sp->owner;
+	tree_split(as, sp->owner, sp->root, &k, &l, &r);
+	sp->root = tree_merge(as, sp->owner,
+			      tree_merge(as, sp->owner, l, t), r);
+	return 0;
 }
 
-/* The mappings of subtree T in key order, those indexed below MARK (or,
- * unless LOW, the others), into SP's MAPS from *K on. */
-static void
-tree_list(struct space *sp, uint32_t t, size_t mark, bool low, size_t *k)
-{
-	if (t == NIL)
-		return;
-	tree_list(sp, sp->nodes[t].left, mark, low, k);
-	if ((sp->nodes[t].map < mark) == low)
-		sp->maps[(*k)++] = sp->nodes[t].map;
-	tree_list(sp, sp->nodes[t].right, mark, low, k);
-}
-
+/* A new owner number for SP: the nodes it has are shared from now on.
+ * 0, or -1 when the numbers have run out. */
 static int
-cmp_u32(const void *a, const void *b)
+space_share(struct addrspace *as, struct space *sp)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * SP's MAPS made from its tree.  A space's list is what it would be had
- * each mapping been appended to it, the ones a new mapping overlaps
- * taken out, and the list sorted by start (a stable sort) when it was
- * looked up: the mappings indexed below SORT_MARK (the number of
- * mappings at the last lookup) by start, then the later ones in the
- * order they came.  At one start, the list has the mappings in the order
- * they came too, where the tree has the one that is not empty last.
- */
-static void
-space_list(const struct addrspace *as, struct space *sp)
-{
-	uint32_t *v = sp->maps;
-	size_t i, j, k = 0, nlow;
-
-	tree_list(sp, sp->root, sp->sort_mark, true, &k);
-	for (i = 1; i < k; i++) {
-		uint32_t x = v[i];
-		uint64_t start = as->maps[x].start;
-
-		for (j = i; j > 0 && v[j - 1] > x &&
-			    as->maps[v[j - 1]].start == start; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-	nlow = k;
-	tree_list(sp, sp->root, sp->sort_mark, false, &k);
-	if (k - nlow > 1)
-		qsort(v + nlow, k - nlow, sizeof(*v), cmp_u32);
-	sp->sorted = nlow == k;
-	sp->stale = false;
+	if (as->owners == UINT32_MAX)
+		return -1;
+	sp->owner = ++as->owners;
+	return 0;
 }
 
 /* SP emptied. */
 static void
-space_clear(struct space *sp)
+space_clear(struct addrspace *as, struct space *sp)
 {
-	sp->n = 0;
-	sp->root = sp->free = NIL;
-	sp->nnodes = 0;
-	sp->stale = true;
+	tree_release(as, sp->owner, sp->root);
+	sp->root = NIL;
 }
 
 /* ---- processes and threads ---------------------------------------------- */
@@ -308,7 +372,10 @@ static void
 addrspace_init(struct addrspace *as)
 {
 	memset(as, 0, sizeof(*as));
-	as->prio_state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)as;
+	as->free = NIL;
+	/* Priorities no input can foresee: a tree that inputs could make
+	 * deep would make the work quadratic (and the recursion deep). */
+	as->seed = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)as;
 }
 
 static void
@@ -319,11 +386,11 @@ addrspace_release(struct addrspace *as)
 	for (i = 0; i < as->nmaps; i++)
 		free(as->maps[i].path);
 	free(as->maps);
-	for (i = 0; i < as->nspaces; i++) {
-		free(as->spaces[i].maps);
-		free(as->spaces[i].nodes);
-	}
 	free(as->spaces);
+	free(as->nodes);
+	free(as->seen);
+	free(as->items);
+	free(as->listed);
 	free(as->procs);
 	hashtab_free(&as->proc_index);
 	free(as->threads);
@@ -358,8 +425,9 @@ addrspace_find(const struct addrspace *as, int32_t pid)
 	return i != HASHTAB_NONE ? &as->procs[i] : NULL;
 }
 
-/* A new empty space for PID (copying space FROM unless UINT32_MAX);
- * its index, or UINT32_MAX when out of memory. */
+/* A new space for PID, with the mappings of space FROM unless it is
+ * UINT32_MAX (the two share them: FROM must not change them from then on,
+ * space_share()); its index, or UINT32_MAX when out of memory. */
 static uint32_t
 new_space(struct addrspace *as, int32_t pid, uint32_t from)
 {
@@ -367,35 +435,25 @@ new_space(struct addrspace *as, int32_t pid, uint32_t from)
 
 	if (as->nspaces == as->cap_spaces) {
 		size_t nc = as->cap_spaces ? as->cap_spaces * 2 : 64;
-		struct space *ns = realloc(as->spaces, nc * sizeof(*ns));
+		struct space *ns;
 
-		if (ns == NULL || nc > UINT32_MAX - 1) {
-			free(ns == as->spaces ? NULL : ns);
+		if (nc > UINT32_MAX - 1)
 			return UINT32_MAX;
-		}
+		ns = realloc(as->spaces, nc * sizeof(*ns));
+		if (ns == NULL)
+			return UINT32_MAX;
 		as->spaces = ns;
 		as->cap_spaces = nc;
 	}
 	sp = &as->spaces[as->nspaces];
 	memset(sp, 0, sizeof(*sp));
 	sp->pid = pid;
-	space_clear(sp);
-	if (from != UINT32_MAX && as->spaces[from].n > 0) {
-		const struct space *f = &as->spaces[from];
-
-		sp->maps = malloc(f->n * sizeof(*sp->maps));
-		sp->nodes = malloc(f->nnodes * sizeof(*sp->nodes));
-		if (sp->maps == NULL || sp->nodes == NULL) {
-			free(sp->maps);
-			free(sp->nodes);
-			return UINT32_MAX;
-		}
-		memcpy(sp->nodes, f->nodes, f->nnodes * sizeof(*sp->nodes));
-		sp->nnodes = sp->cap_nodes = f->nnodes;
-		sp->root = f->root;
-		sp->free = f->free;
-		sp->sort_mark = f->sort_mark;
-		sp->n = sp->cap = f->n;
+	sp->root = NIL;
+	if (space_share(as, sp) < 0)
+		return UINT32_MAX;
+	if (from != UINT32_MAX) {
+		sp->root = as->spaces[from].root;
+		sp->sort_mark = as->spaces[from].sort_mark;
 	}
 	return (uint32_t)as->nspaces++;
 }
@@ -482,8 +540,9 @@ addrspace_sample_space(struct addrspace *as, int32_t pid, uint32_t *sid)
 	return 0;
 }
 
-/* The current space of P, ready to change: a used space is first copied
- * (or, with EMPTY, replaced by an empty one).  NULL when out of memory. */
+/* The current space of P, ready to change: a used space gives way to a
+ * new one that shares its mappings (or, with EMPTY, to an empty one).
+ * NULL when out of memory. */
 static struct space *
 space_to_change(struct addrspace *as, struct process *p, bool empty)
 {
@@ -492,7 +551,7 @@ space_to_change(struct addrspace *as, struct process *p, bool empty)
 
 	if (!sp->used) {
 		if (empty)
-			space_clear(sp);
+			space_clear(as, sp);
 		return sp;
 	}
 	sid = new_space(as, p->pid, empty ? UINT32_MAX : p->space);
@@ -509,9 +568,13 @@ add_mapping(struct addrspace *as, const struct mapping *m, int32_t pid)
 
 	if (as->nmaps == as->cap_maps) {
 		size_t nc = as->cap_maps ? as->cap_maps * 2 : 64;
-		struct mapping *nm = realloc(as->maps, nc * sizeof(*nm));
+		struct mapping *nm;
 
-		if (nm == NULL || nc > UINT32_MAX - 1)
+		if (nc >= NIL)
+			return -1;
+		nm = realloc(as->maps, nc * sizeof(*nm));
+
+		if (nm == NULL)
 			return -1;
 		as->maps = nm;
 		as->cap_maps = nc;
@@ -573,14 +636,14 @@ addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m)
 	at.start = m->start;
 	at.full = at.map = 0;
 	below = tree_below(as, sp, &at);
-	crossed = below != NIL && as->maps[sp->nodes[below].map].end > m->start;
+	crossed = below != NIL && as->maps[as->nodes[below].map].end > m->start;
 	from = tree_from(as, sp, &lo);
-	inside = from != NIL && sp->nodes[from].start < m->end;
+	inside = from != NIL && as->nodes[from].start < m->end;
 	if (crossed || inside) {
 		if (crossed) {
-			at.start = sp->nodes[below].start;
+			at.start = as->nodes[below].start;
 			at.full = 1;
-			at.map = sp->nodes[below].map;
+			at.map = as->nodes[below].map;
 		}
 		sp = space_to_change(as, p, false);
 		if (sp == NULL)
@@ -590,16 +653,15 @@ addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m)
 			struct key next = at;
 
 			next.map++;
-			tree_drop(as, sp, &at, &next);
+			if (tree_drop(as, sp, &at, &next) < 0)
+				return -1;
 		}
-		if (inside)
-			tree_drop(as, sp, &lo, &hi);
+		if (inside && tree_drop(as, sp, &lo, &hi) < 0)
+			return -1;
 	}
-	if (space_reserve(sp) < 0 || add_mapping(as, m, pid) < 0)
+	if (add_mapping(as, m, pid) < 0)
 		return -1;
-	tree_insert(as, sp, (uint32_t)(as->nmaps - 1));
-	sp->sorted = false;
-	return 0;
+	return tree_insert(as, sp, (uint32_t)(as->nmaps - 1));
 }
 
 int
@@ -630,7 +692,7 @@ addrspace_fork(struct addrspace *as, int32_t pid, int32_t ppid,
 	struct thread *pt, *t;
 	struct process *parent, *child;
 	char comm[32] = "";
-	uint32_t sid;
+	uint32_t sid, psid;
 
 	pt = get_thread(as, ptid, false);
 	if (pt != NULL)
@@ -652,9 +714,10 @@ addrspace_fork(struct addrspace *as, int32_t pid, int32_t ppid,
 	if (parent == NULL)
 		return 0;
 	/* A new process (or a reused pid): the parent's mappings, which
-	 * perf does not send again. */
-	sid = new_space(as, pid, parent->space);
-	if (sid == UINT32_MAX)
+	 * perf does not send again, shared with the parent. */
+	psid = parent->space;
+	sid = new_space(as, pid, psid);
+	if (sid == UINT32_MAX || space_share(as, &as->spaces[psid]) < 0)
 		return -1;
 	addrspace_find(as, pid)->space = sid;
 	return 0;
@@ -677,31 +740,29 @@ const struct mapping *
 addrspace_resolve(struct addrspace *as, uint32_t sid, uint64_t addr)
 {
 	struct space *sp = &as->spaces[sid];
-	size_t lo = 0, hi;
+	struct key k = { addr, 1, UINT32_MAX };
+	uint32_t t, e;
+	const struct mapping *m;
 
-	if (!sp->sorted || sp->stale) {
-		/* The list sorted by start, as it is from now on. */
-		sp->sort_mark = as->nmaps;
-		space_list(as, sp);
-	}
+	/* The mappings there are now come in start order in the walks. */
+	sp->sort_mark = (uint32_t)as->nmaps;
 	/* The last mapping that starts at or below ADDR (they do not
-	 * overlap). */
-	hi = sp->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (as->maps[sp->maps[mid]].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
+	 * overlap), the one that is not empty if any. */
+	t = tree_below(as, sp, &k);
+	if (t == NIL)
 		return NULL;
-	if (addr < as->maps[sp->maps[lo - 1]].end)
-		return &as->maps[sp->maps[lo - 1]];
-	return NULL;
+	m = &as->maps[as->nodes[t].map];
+	/* ...unless an empty one at its start came after it: the answer
+	 * is the last mapping to come at that start, as it has always
+	 * been. */
+	k.start = m->start;
+	k.map = 0;
+	e = tree_below(as, sp, &k);
+	if (e != NIL && as->nodes[e].start == m->start &&
+	    as->nodes[e].map > as->nodes[t].map)
+		return NULL;
+	return addr < m->end ? m : NULL;
 }
-
 
 static int
 cmp_samples(const void *a, const void *b)
@@ -764,14 +825,142 @@ addrspace_nspaces(const struct addrspace *as)
 	return as->nspaces;
 }
 
-const struct space *
-addrspace_space(struct addrspace *as, uint32_t sid)
-{
-	struct space *sp = &as->spaces[sid];
+/* ---- walks ------------------------------------------------------------- */
 
-	if (sp->stale)
-		space_list(as, sp);
-	return sp;
+/*
+ * A walk lists the mappings of the spaces it is asked for, each once:
+ * the layout of a profile wants every executable mapping of every space
+ * with samples, and spaces share most of their mappings (the forks of a
+ * process; the spaces of one process, one for each change after a
+ * sample), so that listing each in full would take time (and a list of
+ * each space, memory) of the spaces times their mappings.  A subtree
+ * seen before in the walk is the same (the trees change no more while it
+ * lasts) and is skipped, but for the mappings the caller wants every
+ * time, which the marks say where to find.
+ */
+
+int
+addrspace_walk_begin(struct addrspace *as)
+{
+	if (as->cap_seen < as->nnodes) {
+		uint32_t *ns = realloc(as->seen, as->nnodes * sizeof(*ns));
+
+		if (ns == NULL)
+			return -1;
+		memset(ns + as->cap_seen, 0,
+		       (as->nnodes - as->cap_seen) * sizeof(*ns));
+		as->seen = ns;
+		as->cap_seen = as->nnodes;
+	}
+	if (as->walk == UINT32_MAX >> 1) {
+		memset(as->seen, 0, as->cap_seen * sizeof(*as->seen));
+		as->walk = 0;
+	}
+	as->walk++;
+	return 0;
+}
+
+/* Room for one more item in AS's list.  0, or -1 when out of memory. */
+static int
+walk_reserve(struct addrspace *as, size_t n)
+{
+	size_t nc;
+	struct walk_item *ni;
+	uint32_t *nl;
+
+	if (n < as->cap_items)
+		return 0;
+	nc = as->cap_items ? 2 * as->cap_items : 64;
+	ni = realloc(as->items, nc * sizeof(*ni));
+	if (ni == NULL)
+		return -1;
+	as->items = ni;
+	nl = realloc(as->listed, nc * sizeof(*nl));
+	if (nl == NULL)
+		return -1;
+	as->listed = nl;
+	as->cap_items = nc;
+	return 0;
+}
+
+/* The executable mappings of subtree T onto the list from *N on: those
+ * first seen in this walk and those that EVERY says to list always.  1
+ * if the subtree holds one of the latter, 0 if not, -1 when out of
+ * memory. */
+static int
+walk_tree(struct addrspace *as, uint32_t t, uint32_t mark,
+	  bool (*every)(const struct mapping *), size_t *n)
+{
+	const struct mapping *m;
+	bool seen, always;
+	int l, r;
+
+	if (t == NIL)
+		return 0;
+	seen = t < as->cap_seen && as->seen[t] >> 1 == as->walk;
+	if (seen && !(as->seen[t] & 1))
+		return 0;
+	m = &as->maps[as->nodes[t].map];
+	always = m->exec && every(m);
+	l = walk_tree(as, as->nodes[t].left, mark, every, n);
+	if (l < 0)
+		return -1;
+	if (m->exec && (!seen || always)) {
+		if (walk_reserve(as, *n) < 0)
+			return -1;
+		as->items[*n].start = m->start;
+		as->items[*n].map = as->nodes[t].map;
+		as->items[*n].late = as->nodes[t].map >= mark;
+		(*n)++;
+	}
+	r = walk_tree(as, as->nodes[t].right, mark, every, n);
+	if (r < 0)
+		return -1;
+	if (t < as->cap_seen)
+		as->seen[t] = as->walk << 1 | (l || r || always);
+	return l || r || always;
+}
+
+/* The order of a space's list: the mappings below its sort mark by start
+ * (then as they came), then the others as they came. */
+static int
+cmp_items(const void *a, const void *b)
+{
+	const struct walk_item *x = a, *y = b;
+
+	if (x->late != y->late)
+		return x->late < y->late ? -1 : 1;
+	if (!x->late && x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->map < y->map ? -1 : x->map > y->map;
+}
+
+int
+addrspace_walk_space(struct addrspace *as, uint32_t sid,
+		     bool (*every)(const struct mapping *),
+		     const uint32_t **maps, size_t *n)
+{
+	const struct space *sp = &as->spaces[sid];
+	size_t i, k = 0;
+
+	*maps = NULL;
+	*n = 0;
+	if (walk_tree(as, sp->root, sp->sort_mark, every, &k) < 0)
+		return -1;
+	if (k == 0)
+		return 0;
+	qsort(as->items, k, sizeof(*as->items), cmp_items);
+	for (i = 0; i < k; i++)
+		as->listed[i] = as->items[i].map;
+	*maps = as->listed;
+	*n = k;
+	return 0;
+}
+
+int32_t
+addrspace_space_pid(const struct addrspace *as, uint32_t sid)
+{
+	return as->spaces[sid].pid;
 }
 
 size_t

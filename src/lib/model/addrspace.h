@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Processes, threads and their address spaces, as the MMAP, MMAP2, COMM,
- * FORK and EXIT records describe them.  FORK of a new process copies its
- * parent's mappings (perf sends no MMAP for inherited ones); COMM with the
- * exec bit starts an empty address space.
+ * FORK and EXIT records describe them.  FORK of a new process gives it
+ * its parent's mappings (perf sends no MMAP for inherited ones); COMM with
+ * the exec bit starts an empty address space.  A process's address space
+ * (a numbered space) changes when a mapping replaces another after a
+ * sample was taken in it: the sample's space stays as it was.  Spaces
+ * share the mappings they have in common, so that forks and changes take
+ * memory and time of the records, not of the mappings they carry over.
  */
 #ifndef P2G_ADDRSPACE_H
 #define P2G_ADDRSPACE_H
@@ -23,33 +27,6 @@ struct mapping {
 	uint8_t build_id[20];
 	char *path;		/* owned */
 	int32_t pid;		/* the process that mapped it (-1: kernel) */
-};
-
-/*
- * An address space: the set of mappings of one process over a stretch of
- * time in which no mapping went away.  A process starts a new one when it
- * execs, and when a mapping replaces another after samples were taken in
- * the old one; so a sample's addresses resolve against the mappings in
- * force when it was taken.  Mappings only ever added to the current
- * space keep it.
- */
-struct space {
-	int32_t pid;
-	/* Indexes into addrspace.maps: the mappings there were at the last
-	 * lookup (addrspace_resolve()) by start address, then those added
-	 * since, in the order they came. */
-	uint32_t *maps;
-	size_t n, cap;
-	bool used;		/* samples refer to it: copy on change */
-	bool sorted;		/* maps sorted by start (for lookups) */
-	/* The rest is addrspace.c's.  The mappings are kept in a search
-	 * tree by start address; MAPS is the list made from it when asked
-	 * for (addrspace_space(), addrspace_resolve()). */
-	struct space_node *nodes;
-	uint32_t root, free, nnodes, cap_nodes;
-	size_t sort_mark;	/* the mappings indexed below it come
-				   first in MAPS, by start */
-	bool stale;		/* MAPS does not list the tree yet */
 };
 
 struct process {
@@ -93,8 +70,8 @@ int addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m);
 int addrspace_comm(struct addrspace *as, int32_t pid, int32_t tid,
 		   const char *comm, size_t len, bool exec);
 
-/* A FORK record: a new process starts with a copy of its parent's
- * mappings.  0 or -1 (memory). */
+/* A FORK record: a new process starts with its parent's mappings.  0 or
+ * -1 (memory). */
 int addrspace_fork(struct addrspace *as, int32_t pid, int32_t ppid,
 		   int32_t tid, int32_t ptid);
 
@@ -113,14 +90,34 @@ const struct mapping *addrspace_resolve(struct addrspace *as, uint32_t sid,
 /* Counts of the samples in each process: set to 0 for each. */
 void addrspace_clear_samples(struct addrspace *as);
 
-/* The address spaces, by number (a sample's SID), with their mappings
- * listed in MAPS; the mappings, by index (struct space.maps); the
- * kernel's text mapping, or NULL. */
+/* The number of address spaces (a sample's SID is below it); the pid of
+ * space SID. */
 size_t addrspace_nspaces(const struct addrspace *as);
-const struct space *addrspace_space(struct addrspace *as, uint32_t sid);
+int32_t addrspace_space_pid(const struct addrspace *as, uint32_t sid);
+
+/* The number of mappings; mapping I (the indexes addrspace_walk_space()
+ * gives); the kernel's text mapping, or NULL. */
 size_t addrspace_nmaps(const struct addrspace *as);
 const struct mapping *addrspace_map(const struct addrspace *as, size_t i);
 const struct mapping *addrspace_kernel(const struct addrspace *as);
+
+/*
+ * A walk over the executable mappings of several spaces, each mapping
+ * listed once.  addrspace_walk_begin() starts one (0, or -1 when out of
+ * memory); no mapping may be added while it lasts.  Then
+ * addrspace_walk_space() gives the indexes of the executable mappings of
+ * space SID that no space before it in the walk had, and of those for
+ * which EVERY is true, each time, in *MAPS (*N of them; valid until the
+ * next call); 0, or -1 when out of memory.  The order is that of the
+ * space's mappings by start address, but for those mapped since the
+ * space's last lookup (addrspace_resolve()), which come last, in the
+ * order they came.  A mapping of two spaces may be listed again, after
+ * a change of the space near it; a caller must take that as nothing new.
+ */
+int addrspace_walk_begin(struct addrspace *as);
+int addrspace_walk_space(struct addrspace *as, uint32_t sid,
+			 bool (*every)(const struct mapping *),
+			 const uint32_t **maps, size_t *n);
 
 /* The kernel's text of AS, which stays at this address while AS lives
  * (its bounds change when a record maps the kernel). */

@@ -94,7 +94,7 @@ struct stacktab *aggregate_table(struct aggregate *ag);
 bool aggregate_by_thread(const struct aggregate *ag);
 
 /* The address space of context CTX (an entry's ctx); its process is
- * that space's (addrspace_space()->pid). */
+ * that space's (addrspace_space_pid()). */
 uint32_t aggregate_space(const struct aggregate *ag, uint32_t ctx);
 
 /* The thread of context CTX, as aggregate_add() was given it; 0 unless

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buildids.h"
 #include "cursor.h"
 #include "hashtab.h"
 #include "input.h"
@@ -29,6 +30,11 @@
 
 /* Dwfls kept at once; the least recently used goes beyond this. */
 #define MAX_LIVE 64
+
+/* Modules a Dwfl takes before it is made anew: libdwfl looks through
+ * its modules for each one reported, and lists them all again for the
+ * next lookup, so a Dwfl of N modules took time N * N. */
+#define MAX_MODULES 512
 
 enum arch { ARCH_OTHER, ARCH_X86_64, ARCH_AARCH64 };
 
@@ -40,6 +46,7 @@ struct bin {
 	uint8_t bid_size;	/* 0: the recording gives no build id */
 	int state;		/* 0 not looked for, 1 found, -1 not found */
 	char *file;		/* the file found */
+	int fd;			/* open on it (once), or -1 */
 	struct bin_load {	/* its PT_LOAD segments */
 		uint64_t offset, vaddr, filesz, align;
 	} *load;
@@ -76,6 +83,8 @@ struct uspace {
 	Dwfl *dwfl;
 	uint32_t sid;
 	bool attached;
+	size_t nmodules;	/* reported */
+	size_t live;		/* its index in unwinder.live */
 	uint64_t last_use;
 	/* The sample being unwound. */
 	struct addrspace *as;
@@ -96,9 +105,12 @@ struct unwinder {
 	Dwfl_Callbacks cbs;
 	struct bin **bins;
 	size_t nbins, cap_bins;
+	struct hashtab bin_index;	/* of bins, by bin_hash() */
+	struct buildids bids;	/* of info */
 	struct uspace **spaces;	/* by sid */
 	size_t cap_spaces;
-	size_t live;
+	struct uspace *live[MAX_LIVE];	/* the spaces with a Dwfl */
+	size_t nlive;
 	uint64_t clock;
 };
 
@@ -160,10 +172,24 @@ bin_free(struct bin *b)
 		return;
 	free(b->path);
 	free(b->file);
+	if (b->fd >= 0)
+		close(b->fd);
 	free(b->load);
 	free(b->rules);
 	hashtab_free(&b->rule_index);
 	free(b);
+}
+
+/* The key of a bin: FNV-1a of its path and build id. */
+static uint64_t
+bin_hash(const char *path, const uint8_t *id, uint8_t size)
+{
+	uint64_t h = hashtab_hash_str(path);
+	uint8_t i;
+
+	for (i = 0; i < size; i++)
+		h = (h ^ id[i]) * 1099511628211ULL;
+	return h;
 }
 
 /* The build id the recording gives for mapping M: its own (MMAP2 with
@@ -172,24 +198,12 @@ static void
 expected_build_id(const struct unwinder *uw, const struct mapping *m,
 		  const uint8_t **id, uint8_t *size)
 {
-	size_t i;
-
-	*size = 0;
-	*id = NULL;
 	if (m->build_id_size > 0) {
 		*size = m->build_id_size;
 		*id = m->build_id;
 		return;
 	}
-	if (uw->info == NULL)
-		return;
-	for (i = 0; i < uw->info->nr_build_ids; i++)
-		if (uw->info->build_ids[i].size > 0 &&
-		    strcmp(uw->info->build_ids[i].filename, m->path) == 0) {
-			*size = uw->info->build_ids[i].size;
-			*id = uw->info->build_ids[i].id;
-			return;
-		}
+	buildids_find(&uw->bids, m->path, size, id);
 }
 
 /*
@@ -242,11 +256,15 @@ bin_try(struct bin *b, const char *file)
 		b->load = NULL;
 		goto out;
 	}
+	/* The file stays open: the one checked is the one read. */
+	b->fd = fd;
+	fd = -1;
 	ok = true;
 out:
 	if (elf != NULL)
 		elf_end(elf);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return ok;
 }
 
@@ -304,12 +322,18 @@ bin_of(struct unwinder *uw, const struct mapping *m)
 	const uint8_t *id;
 	uint8_t size;
 	struct bin *b;
-	size_t i;
+	struct hashtab_iter it;
+	uint32_t i;
 
 	if (m->path == NULL)
 		return NULL;
 	expected_build_id(uw, m, &id, &size);
-	for (i = 0; i < uw->nbins; i++) {
+	if (uw->nbins >= HASHTAB_NONE - 1 ||
+	    hashtab_reserve(&uw->bin_index, uw->nbins + 1) < 0)
+		return NULL;
+	for (i = hashtab_probe(&uw->bin_index, bin_hash(m->path, id, size),
+			       &it);
+	     i != HASHTAB_NONE; i = hashtab_next(&uw->bin_index, &it)) {
 		b = uw->bins[i];
 		if (b->bid_size == size &&
 		    (size == 0 || memcmp(b->bid, id, size) == 0) &&
@@ -328,6 +352,7 @@ bin_of(struct unwinder *uw, const struct mapping *m)
 	b = calloc(1, sizeof(*b));
 	if (b == NULL)
 		return NULL;
+	b->fd = -1;
 	b->path = strdup(m->path);
 	if (b->path == NULL) {
 		free(b);
@@ -336,6 +361,7 @@ bin_of(struct unwinder *uw, const struct mapping *m)
 	b->bid_size = size;
 	if (size > 0)
 		memcpy(b->bid, id, size);
+	hashtab_insert(&uw->bin_index, &it, (uint32_t)uw->nbins);
 	uw->bins[uw->nbins++] = b;
 	bin_find(uw, b);
 	return b->state > 0 ? b : NULL;
@@ -376,6 +402,7 @@ report_module(struct uspace *us, uint64_t pc)
 	const struct mapping *m;
 	Dwfl_Module *mod;
 	struct bin *b;
+	int fd;
 
 	mod = dwfl_addrmodule(us->dwfl, pc);
 	if (mod != NULL)
@@ -386,16 +413,23 @@ report_module(struct uspace *us, uint64_t pc)
 	b = bin_of(us->uw, m);
 	if (b == NULL)
 		return NULL;
+	/* The file opened when it was found (libdwfl takes the copy of
+	 * the descriptor, and closes it with the module). */
+	fd = dup(b->fd);
+	if (fd < 0)
+		return NULL;
 	dwfl_report_begin_add(us->dwfl);
-	mod = dwfl_report_elf(us->dwfl, m->path, b->file, -1,
+	mod = dwfl_report_elf(us->dwfl, m->path, b->file, fd,
 			      bin_bias(b, m), true);
 	dwfl_report_end(us->dwfl, NULL, NULL);
 	/* A file libdwfl refuses once it refuses always: do not open it
 	 * again for every frame that lands in it. */
 	if (mod == NULL) {
+		close(fd);
 		b->state = -1;
 		return NULL;
 	}
+	us->nmodules++;
 	/* The module's user data names its binary, for the rule cache. */
 	{
 		void **ud;
@@ -439,7 +473,6 @@ cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 	unsigned char buf[8];
 	struct bin *b;
 	ssize_t got;
-	int fd;
 
 	(void)dwfl;
 	if (len > s->user_stack_size)
@@ -452,13 +485,12 @@ cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 	m = addrspace_resolve(us->as, us->sid, addr);
 	if (m == NULL || addr - m->start > UINT64_MAX - m->pgoff)
 		return false;
-	/* Rare (the registers and return addresses CFI asks for are on
-	 * the stack): the file is opened for each read. */
+	/* Rare: the registers and return addresses CFI asks for are on
+	 * the stack. */
 	b = bin_of(us->uw, m);
-	if (b == NULL || (fd = input_regular_fd(b->file, NULL)) < 0)
+	if (b == NULL)
 		return false;
-	got = pread(fd, buf, 8, (off_t)(addr - m->start + m->pgoff));
-	close(fd);
+	got = pread(b->fd, buf, 8, (off_t)(addr - m->start + m->pgoff));
 	if (got != 8)
 		return false;
 	*result = load64(buf, us->uw->big_endian);
@@ -551,17 +583,19 @@ uspace_get(struct unwinder *uw, uint32_t sid)
 		uw->cap_spaces = nc;
 	}
 	us = uw->spaces[sid];
-	if (us != NULL)
+	if (us != NULL && us->nmodules > MAX_MODULES)
+		unwind_forget(uw, sid);	/* made anew, below */
+	else if (us != NULL)
 		goto done;
-	if (uw->live >= MAX_LIVE) {
-		size_t i, lru = SIZE_MAX;
+	if (uw->nlive >= MAX_LIVE) {
+		size_t i, lru = 0;
 
-		for (i = 0; i < uw->cap_spaces; i++)
-			if (uw->spaces[i] != NULL &&
-			    (lru == SIZE_MAX || uw->spaces[i]->last_use <
-						       uw->spaces[lru]->last_use))
+		/* The live ones only: a scan of every space for each new
+		 * Dwfl made many spaces quadratic. */
+		for (i = 1; i < uw->nlive; i++)
+			if (uw->live[i]->last_use < uw->live[lru]->last_use)
 				lru = i;
-		unwind_forget(uw, (uint32_t)lru);
+		unwind_forget(uw, uw->live[lru]->sid);
 	}
 	us = calloc(1, sizeof(*us));
 	if (us == NULL)
@@ -574,7 +608,8 @@ uspace_get(struct unwinder *uw, uint32_t sid)
 		return NULL;
 	}
 	uw->spaces[sid] = us;
-	uw->live++;
+	us->live = uw->nlive;
+	uw->live[uw->nlive++] = us;
 done:
 	us->last_use = ++uw->clock;
 	return us;
@@ -619,6 +654,11 @@ unwind_open(const struct unwind_opts *o, const struct perf_header_info *info,
 	uw->o = *o;
 	uw->info = info;
 	uw->big_endian = big_endian;
+	if (buildids_init(&uw->bids, info) < 0) {
+		buildids_free(&uw->bids);
+		free(uw);
+		return NULL;
+	}
 	if (arch == NULL) {
 #if defined(__x86_64__)
 		arch = "x86_64";
@@ -641,6 +681,7 @@ unwind_open(const struct unwind_opts *o, const struct perf_header_info *info,
 
 		uw->debuginfo_path = malloc(n);
 		if (uw->debuginfo_path == NULL) {
+			buildids_free(&uw->bids);
 			free(uw);
 			return NULL;
 		}
@@ -669,6 +710,8 @@ unwind_close(struct unwinder *uw)
 		bin_free(uw->bins[i]);
 	free(uw->spaces);
 	free(uw->bins);
+	hashtab_free(&uw->bin_index);
+	buildids_free(&uw->bids);
 	free(uw->debuginfo_path);
 	free(uw);
 }
@@ -682,11 +725,15 @@ unwind_arch_supported(const struct unwinder *uw)
 void
 unwind_forget(struct unwinder *uw, uint32_t sid)
 {
+	struct uspace *us;
+
 	if (uw == NULL || sid >= uw->cap_spaces || uw->spaces[sid] == NULL)
 		return;
-	uspace_free(uw->spaces[sid]);
+	us = uw->spaces[sid];
+	uw->live[us->live] = uw->live[--uw->nlive];
+	uw->live[us->live]->live = us->live;
+	uspace_free(us);
 	uw->spaces[sid] = NULL;
-	uw->live--;
 }
 
 /* ---- the rule cache ----------------------------------------------------- */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buildids.h"
 #include "guards.h"
 #include "hashtab.h"
 #include "layout.h"
@@ -43,10 +44,8 @@ struct lay {
 	const struct layout_opts *o;
 	struct place *places;
 	size_t nplaces, cap_places;
-	struct hashtab index;		/* of places, by hash_str(key) */
-	struct hashtab bids;		/* of o->info's build ids with a
-					   size, by hash_str(filename): the
-					   first of each file */
+	struct hashtab index;		/* of places, by key */
+	struct buildids bids;		/* of o->info */
 	uint32_t *map_place;		/* mapping index -> place + 1 */
 	const struct mapping *last;	/* the last mapping resolved, */
 	uint32_t last_sid;		/* in this space */
@@ -54,16 +53,6 @@ struct lay {
 					   pprof looks them up (guards.h) */
 	size_t nunmapped, cap_unmapped;
 };
-
-static uint64_t
-hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
 
 /* Anonymous memory, JIT code and the kernel's special mappings: these
  * belong to their process, whatever their name. */
@@ -77,59 +66,23 @@ is_anon(const char *path)
 	       strncmp(path, "/tmp/perf-", 10) == 0;
 }
 
+static bool
+is_anon_mapping(const struct mapping *m)
+{
+	return is_anon(m->path);
+}
+
 /* The build id of M: its own (MMAP2), else the file's in the header. */
 static void
 build_id_of(const struct lay *l, const struct mapping *m, uint8_t *size,
 	    const uint8_t **id)
 {
-	const struct perf_header_info *hi = l->o->info;
-	struct hashtab_iter it;
-	uint32_t i;
-
-	*size = 0;
-	*id = NULL;
 	if (m->build_id_size > 0) {
 		*size = m->build_id_size;
 		*id = m->build_id;
 		return;
 	}
-	for (i = hashtab_probe(&l->bids, hash_str(m->path), &it);
-	     i != HASHTAB_NONE; i = hashtab_next(&l->bids, &it))
-		if (strcmp(hi->build_ids[i].filename, m->path) == 0) {
-			*size = hi->build_ids[i].size;
-			*id = hi->build_ids[i].id;
-			return;
-		}
-}
-
-/* L's index of the build ids of the header.  0, or -1 when out of
- * memory. */
-static int
-index_build_ids(struct lay *l)
-{
-	const struct perf_header_info *hi = l->o->info;
-	struct hashtab_iter it;
-	size_t i;
-	uint32_t k;
-
-	if (hi == NULL || hi->nr_build_ids == 0)
-		return 0;
-	if (hi->nr_build_ids >= HASHTAB_NONE ||
-	    hashtab_reserve(&l->bids, hi->nr_build_ids) < 0)
-		return -1;
-	for (i = 0; i < hi->nr_build_ids; i++) {
-		const char *name = hi->build_ids[i].filename;
-
-		if (hi->build_ids[i].size == 0)
-			continue;
-		for (k = hashtab_probe(&l->bids, hash_str(name), &it);
-		     k != HASHTAB_NONE; k = hashtab_next(&l->bids, &it))
-			if (strcmp(hi->build_ids[k].filename, name) == 0)
-				break;
-		if (k == HASHTAB_NONE)
-			hashtab_insert(&l->bids, &it, (uint32_t)i);
-	}
-	return 0;
+	buildids_find(&l->bids, m->path, size, id);
 }
 
 /* The place of mapping M seen in space SID, created if new; NULL when
@@ -157,7 +110,7 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 		return NULL;
 	if (anon) {
 		snprintf(key, klen, "A%d:%llx:",
-			 addrspace_space(l->as, sid)->pid,
+			 addrspace_space_pid(l->as, sid),
 			 (unsigned long long)(m->start - m->pgoff));
 	} else {
 		key[0] = 'F';
@@ -175,7 +128,7 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 	strcat(key, m->path);
 	if (hashtab_reserve(&l->index, l->nplaces + 1) < 0)
 		goto nomem;
-	for (i = hashtab_probe(&l->index, hash_str(key), &it);
+	for (i = hashtab_probe(&l->index, hashtab_hash_str(key), &it);
 	     i != HASHTAB_NONE; i = hashtab_next(&l->index, &it)) {
 		p = &l->places[i];
 		if (strcmp(p->key, key) == 0) {
@@ -899,7 +852,8 @@ layout_build(struct addrspace *as, const struct aggregate *ag,
 	memset(st, 0, sizeof(*st));
 	l.as = as;
 	l.o = o;
-	if (stacktab_unpack(tab) < 0 || index_build_ids(&l) < 0)
+	if (stacktab_unpack(tab) < 0 || buildids_init(&l.bids, o->info) < 0 ||
+	    addrspace_walk_begin(as) < 0)
 		goto nomem;
 	l.map_place = calloc(addrspace_nmaps(as) + 1, sizeof(*l.map_place));
 	seen = calloc(addrspace_nspaces(as) + 1, sizeof(*seen));
@@ -915,16 +869,21 @@ layout_build(struct addrspace *as, const struct aggregate *ag,
 		one_ctx = one_ctx && e[i]->ctx == e[0]->ctx &&
 			  e[i]->ev == e[0]->ev;
 		if (!seen[sid]) {
-			const struct space *sp = addrspace_space(as, sid);
+			const uint32_t *maps;
+			size_t nmaps;
 
+			/* A mapping listed before (of a space before) adds
+			 * nothing but for an anonymous one, whose place is
+			 * its process's. */
 			seen[sid] = true;
-			for (k = 0; k < sp->n; k++) {
+			if (addrspace_walk_space(as, sid, is_anon_mapping,
+						 &maps, &nmaps) < 0)
+				goto nomem;
+			for (k = 0; k < nmaps; k++) {
 				const struct mapping *m =
-					addrspace_map(as, sp->maps[k]);
+					addrspace_map(as, maps[k]);
 				struct place *p;
 
-				if (!m->exec)
-					continue;
 				p = place_of(&l, m, sid);
 				if (p == NULL || add_segment(p, m) < 0)
 					goto nomem;
@@ -1035,7 +994,7 @@ out:
 	}
 	free(l.places);
 	hashtab_free(&l.index);
-	hashtab_free(&l.bids);
+	buildids_free(&l.bids);
 	free(l.map_place);
 	free(l.unmapped);
 	free(seen);

@@ -37,7 +37,7 @@ real_pid(int32_t pid)
 static int32_t
 entry_pid(const struct profiles_in *in, const struct stack_entry *e)
 {
-	return addrspace_space(in->as, aggregate_space(in->ag, e->ctx))->pid;
+	return addrspace_space_pid(in->as, aggregate_space(in->ag, e->ctx));
 }
 
 /*

@@ -90,7 +90,7 @@ split_groups(struct addrspace *as, const struct aggregate *ag,
 		uint32_t sid = aggregate_space(ag, sel[i]->ctx);
 		const struct process *p;
 
-		m[i].pid = addrspace_space(as, sid)->pid;
+		m[i].pid = addrspace_space_pid(as, sid);
 		m[i].tid = mode == CONVERT_SPLIT_TID
 				   ? aggregate_tid(ag, sel[i]->ctx) : -1;
 		m[i].comm = NULL;

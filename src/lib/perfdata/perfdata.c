@@ -15,7 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "extent.h"
 #include "perf_abi.h"
 #include "perfdata-private.h"
 #include "zstream.h"
@@ -264,9 +263,10 @@ perfdata_open_with(const char *path, const struct perfdata_open_opts *o,
 		goto fail;
 	if (gz) {
 		/* perf.data.gz: offsets are then those of the
-		 * decompressed data. */
-		if (input_gunzip(pd->in, max_inflate, perfdata_extent,
-				 err) < 0)
+		 * decompressed data, which are read as they are inflated
+		 * (pipe mode), or spooled as far as the header declares
+		 * (file mode, in header_read()). */
+		if (input_gunzip(pd->in, max_inflate, err) < 0)
 			goto fail;
 		pd->f.gzip = true;
 	}
