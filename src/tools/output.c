@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpuprof.h"
 #include "input.h"
 #include "message.h"
 #include "output.h"
@@ -122,7 +121,7 @@ write_into(const char *path, const struct convert_result *r,
 	if (fd < 0)
 		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
 				strerror(errno));
-	if (cpuprof_write(r->profile, fd, err) < 0) {
+	if (convert_write(r, fd, err) < 0) {
 		close(fd);
 		return -1;
 	}
@@ -269,7 +268,7 @@ write_file(struct output_sink *sink, const char *output,
 	fd = open_tmp(target, err);
 	if (fd < 0)
 		return -1;
-	if (cpuprof_write(r->profile, fd, err) < 0) {
+	if (convert_write(r, fd, err) < 0) {
 		close(fd);
 		output_remove_tmp();
 		return -1;
@@ -318,7 +317,7 @@ output_write(void *ctx, const struct convert_result *r,
 				    r);
 	warn_result(output, r);
 	if (strcmp(output, "-") == 0) {
-		if (cpuprof_write(r->profile, STDOUT_FILENO, err) < 0) {
+		if (convert_write(r, STDOUT_FILENO, err) < 0) {
 			snprintf(sink->failed, sizeof(sink->failed), "%s",
 				 "(standard output)");
 			return -1;

@@ -8,10 +8,12 @@
 
 #include "count.h"
 #include "cpuprof.h"
+#include "cursor.h"
 #include "fixup.h"
 #include "layout.h"
 #include "perf_abi.h"
 #include "profiles.h"
+#include "symbols.h"
 
 #ifdef WORDS_BIGENDIAN
 #define WORDS_BIGENDIAN_P true
@@ -24,6 +26,8 @@ struct prof {
 	const struct profiles_in *in;
 	struct convert_stats *st;
 	uint64_t period_unit;	/* --weight period: one header period */
+	uint64_t mean_period;	/* of the event's samples */
+	struct symbols *sym;	/* for the formats with names */
 };
 
 static int32_t
@@ -203,6 +207,137 @@ out:
 	return ret;
 }
 
+/* The time of the first sample since the epoch, from the recording's
+ * clock data (perf record -k), which ties its clock to the time of day:
+ * a u32 version, u32 clockid, u64 time of day and u64 clock time, both
+ * in ns, taken at one moment.  0 when not known. */
+static int64_t
+start_time(const struct perfdata *pd)
+{
+	const struct perf_header_info *hi = perfdata_header(pd);
+	const struct perf_feature_raw *raw = &hi->raw[HEADER_CLOCK_DATA];
+	struct cursor c;
+	uint64_t tod, clk;
+
+	if (raw->data == NULL || !hi->have_sample_time)
+		return 0;
+	cursor_init(&c, raw->data, raw->len, raw->off,
+		    perfdata_format(pd)->big_endian);
+	(void)cursor_u32(&c);
+	(void)cursor_u32(&c);
+	tod = cursor_u64(&c);
+	clk = cursor_u64(&c);
+	if (!cursor_ok(&c) || tod == 0 || tod > INT64_MAX ||
+	    hi->first_sample_time > clk + tod ||
+	    clk - hi->first_sample_time > tod)
+		return 0;
+	return (int64_t)(tod - (clk - hi->first_sample_time));
+}
+
+/* What the pprof profile of event EV says besides its stacks, into M;
+ * COMMENTS has room for the strings. */
+static void
+pprof_meta(const struct prof *pf, const struct perf_attr *ev,
+	   struct pprof_meta *m, char comments[3][300])
+{
+	const struct perf_header_info *hi = perfdata_header(pf->in->first);
+	size_t n = 0;
+
+	memset(m, 0, sizeof(*m));
+	/* perf's cpu-clock and task-clock count nanoseconds */
+	if (ev->type == PERF_TYPE_SOFTWARE &&
+	    (ev->config == PERF_COUNT_SW_CPU_CLOCK ||
+	     ev->config == PERF_COUNT_SW_TASK_CLOCK)) {
+		m->measure = "cpu";
+		m->unit = "nanoseconds";
+	} else {
+		m->measure = ev->name;
+		m->unit = "count";
+	}
+	m->period = (int64_t)(!ev->freq && ev->sample_period != 0 &&
+					  ev->sample_period <= INT64_MAX
+				      ? ev->sample_period
+				      : pf->mean_period);
+	m->time_nanos = start_time(pf->in->first);
+	if (hi->have_sample_time &&
+	    hi->last_sample_time >= hi->first_sample_time &&
+	    hi->last_sample_time - hi->first_sample_time <= INT64_MAX)
+		m->duration_nanos = (int64_t)(hi->last_sample_time -
+					      hi->first_sample_time);
+	if (hi->version != NULL) {
+		snprintf(comments[n], 300, "perf version %s", hi->version);
+		m->comments[n] = comments[n];
+		n++;
+	}
+	if (hi->hostname != NULL) {
+		snprintf(comments[n], 300, "hostname %s", hi->hostname);
+		m->comments[n] = comments[n];
+		n++;
+	}
+	if (hi->cmdline != NULL) {
+		snprintf(comments[n], 300, "cmdline %s", hi->cmdline);
+		m->comments[n] = comments[n];
+		n++;
+	}
+	m->comments[n] = NULL;
+}
+
+/*
+ * emit() for the formats with names (symstacks.h): the stacks as they
+ * are, each PC named in its own process's mappings.
+ */
+static int
+emit_named(struct prof *pf, struct stack_entry **e, size_t n, bool last,
+	   struct convert_result *r, convert_sink sink, void *ctx,
+	   struct p2g_error *err)
+{
+	const struct convert_opts *o = pf->in->o;
+	struct stacktab *tab = pf->in->tab;
+	struct symstacks ss;
+	struct symstacks_in si;
+	struct pprof_meta meta;
+	struct folded_opts fo;
+	char comments[3][300];
+	size_t i;
+	int ret = -1;
+
+	memset(&ss, 0, sizeof(ss));
+	stacktab_drop_index(tab);
+	if (stacktab_unpack(tab) < 0)
+		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+				"out of memory");
+	si.as = pf->in->as;
+	si.tab = tab;
+	si.info = perfdata_header(pf->in->first);
+	si.sym = pf->sym;
+	si.real_pids = pf->in->npds > 1;
+	if (symstacks_build(&si, e, n, &ss, err) < 0)
+		goto out;
+	if (last)
+		stacktab_clear(tab);	/* E points there */
+	r->format = o->format;
+	r->names = &ss;
+	r->samples = 0;
+	r->max_depth = 0;
+	for (i = 0; i < ss.nsamples; i++) {
+		r->samples += ss.samples[i].count;
+		if (ss.samples[i].n > r->max_depth)
+			r->max_depth = ss.samples[i].n;
+	}
+	r->stacks = ss.nsamples;
+	r->places = ss.nmaps;
+	r->fixup_converged = true;
+	pprof_meta(pf, pf->st->event, &meta, comments);
+	r->pprof = &meta;
+	fo = o->folded;
+	fo.periods = o->weight == CONVERT_WEIGHT_PERIOD;
+	r->folded = &fo;
+	ret = sink(ctx, r, err);
+out:
+	symstacks_release(&ss);
+	return ret;
+}
+
 /*
  * The period of event EV in the header (--period-us, or the event's: of
  * the event whose samples read it, for a counter read with another's
@@ -226,7 +361,9 @@ set_period(struct prof *pf, uint32_t ev, uint64_t psum, uint64_t pn,
 		st->period_us = 1;
 		st->period_guessed = true;
 	}
-	if (st->period_us > CPUPROF_MAX_PERIOD)
+	pf->mean_period = pn ? (psum + pn / 2) / pn : 0;
+	if (st->period_us > CPUPROF_MAX_PERIOD &&
+	    pf->in->o->format == CONVERT_FORMAT_GPERFTOOLS)
 		return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
 				"the period of event %s is %llu us, more than "
 				"google-pprof reads; set one with --period-us",
@@ -264,7 +401,8 @@ make_profiles(struct prof *pf, struct stack_entry **sel, size_t n,
 				: -1;
 		if (np == 1)
 			memcpy(r.comm, procs[0]->comm, sizeof(r.comm));
-		return emit(pf, sel, n, true, &r, sink, ctx, err);
+		return (pf->sym != NULL ? emit_named : emit)(
+			pf, sel, n, true, &r, sink, ctx, err);
 	}
 	for (k = 0; k < np; k++) {
 		size_t m = 0;
@@ -278,7 +416,8 @@ make_profiles(struct prof *pf, struct stack_entry **sel, size_t n,
 		r.pid = pf->in->npds > 1 ? real_pid(procs[k]->pid)
 					 : procs[k]->pid;
 		memcpy(r.comm, procs[k]->comm, sizeof(r.comm));
-		if (emit(pf, sel + n, m, false, &r, sink, ctx, err) < 0)
+		if ((pf->sym != NULL ? emit_named : emit)(
+			    pf, sel + n, m, false, &r, sink, ctx, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -301,6 +440,21 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 	pf.in = in;
 	pf.st = st;
 	pf.period_unit = 0;
+	pf.mean_period = 0;
+	pf.sym = NULL;
+	if (in->o->format != CONVERT_FORMAT_GPERFTOOLS) {
+		struct sym_opts so;
+
+		memset(&so, 0, sizeof(so));
+		so.symfs = in->o->symfs;
+		so.home = in->o->home;
+		so.lines = true;	/* inlined functions, as perf */
+		/* one symbolizer for every profile: each address is
+		 * looked up once */
+		pf.sym = symbols_new(&so);
+		if (pf.sym == NULL)
+			goto nomem;
+	}
 	for (i = 0; i < perfdata_nattrs(in->first); i++)
 		st->nr_sampling_events +=
 			perfdata_attr(in->first, i)->sample_period != 0;
@@ -359,6 +513,7 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 nomem:
 	p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 out:
+	symbols_free(pf.sym);
 	free(sel);
 	free(procs);
 	return ret;
