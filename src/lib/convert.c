@@ -251,14 +251,16 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		cv->cc.frames_capped++;
 	}
 	if (cv->dl.n == 1) {
-		if (aggregate_add(cv->ag, cv->dl.v[0].ev, sid, (int32_t)s->tid,
-				  (uint32_t)n, cv->dl.v[0].period) < 0)
+		if (aggregate_add(cv->ag, cv->dl.v[0].ev, sid,
+				  ns(cv, (int32_t)s->tid), (uint32_t)n,
+				  cv->dl.v[0].period) < 0)
 			goto nomem;
 		return 0;
 	}
 	for (k = 0; k < cv->dl.n; k++)
 		if (aggregate_add_direct(cv->ag, cv->dl.v[k].ev, sid,
-					 (uint32_t)n, cv->dl.v[k].period) < 0)
+					 ns(cv, (int32_t)s->tid), (uint32_t)n,
+					 cv->dl.v[k].period) < 0)
 			goto nomem;
 	return 0;
 nomem:
@@ -424,9 +426,12 @@ conv_init(struct conv *cv, const struct perfdata *first,
 	cv->co.max_stack = o->max_stack ? o->max_stack : SIZE_MAX;
 	cv->max_unwind = o->max_stack ? o->max_stack : DEFAULT_MAX_STACK;
 	cv->uframes = malloc(cv->max_unwind * sizeof(*cv->uframes));
-	/* pprof's profiles carry the periods besides the counts. */
+	/* pprof's profiles carry the periods besides the counts; they
+	 * and the folded stacks name each stack's thread. */
 	cv->ag = aggregate_new(o->weight == CONVERT_WEIGHT_PERIOD ||
-			       o->format == CONVERT_FORMAT_PPROF);
+				       o->format == CONVERT_FORMAT_PPROF,
+			       o->by_thread ||
+				       o->format != CONVERT_FORMAT_GPERFTOOLS);
 	if (cv->as == NULL || cv->uframes == NULL || cv->ag == NULL)
 		return -1;
 	cv->kt = addrspace_kernel_text(cv->as);
@@ -525,6 +530,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 	finish_stats(&cv);
 	in.first = pd;
 	in.as = cv.as;
+	in.ag = cv.ag;
 	in.tab = aggregate_table(cv.ag);
 	in.dl = &cv.dl;
 	in.o = o;

@@ -57,6 +57,9 @@ struct convert_opts {
 	bool user_only;		/* drop kernel frames */
 	bool kernel_only;	/* drop user frames */
 	bool split;		/* one profile per process */
+	bool by_thread;		/* keep the stacks of threads apart
+				   (aggregate.h), for an output that
+				   tells them apart */
 	enum convert_format format;
 	struct folded_opts folded;	/* for CONVERT_FORMAT_FOLDED (its
 					   periods: from weight) */

@@ -115,7 +115,7 @@ packed_like_plain(int wild)
 	for (i = 0; i < stacktab_nr(p); i++) {
 		CHECK_EQ_U64(stacktab_entries(p)[i].count, stacktab_entries(q)[i].count);
 		CHECK_EQ_U64(stacktab_entries(p)[i].n, stacktab_entries(q)[i].n);
-		CHECK_EQ_U64(stacktab_entries(p)[i].space, stacktab_entries(q)[i].space);
+		CHECK_EQ_U64(stacktab_entries(p)[i].ctx, stacktab_entries(q)[i].ctx);
 		CHECK_EQ_U64(stacktab_period(p, &stacktab_entries(p)[i]),
 			     stacktab_period(q, &stacktab_entries(q)[i]));
 		CHECK(memcmp(stacktab_pcs(p, &stacktab_entries(p)[i]),

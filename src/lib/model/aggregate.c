@@ -8,6 +8,7 @@
 #include "aggregate.h"
 #include "count.h"
 #include "cursor.h"
+#include "hashtab.h"
 #include "perf_abi.h"
 
 /* Slots of the cache of recent stacks (a power of 2): 128 KiB. */
@@ -71,12 +72,26 @@ aggregate_chain(const struct kernel_text *kt, const struct chain_opts *o,
 	return chain(kt, o, ch, nr, big, f, nraw, c, false);
 }
 
+/* A context of BY_THREAD (aggregate.h). */
+struct context {
+	uint32_t space;
+	int32_t tid;
+};
+
 struct aggregate {
 	struct stacktab *tab;
+	/* With BY_THREAD: the contexts, indexed by (space, tid), and the
+	 * last one found (a thread's samples come in runs). */
+	bool by_thread;
+	struct context *ctxs;
+	size_t nctxs, cap_ctxs;
+	struct hashtab ctx_index;
+	struct context last;
+	uint32_t last_ctx;
 	uint64_t *frames;	/* the next stack's */
 	size_t frames_cap;
 	/* The entries of recent stacks, each in the slot of its leaf, its
-	 * caller, a middle frame, its depth, space and event (recent_key()):
+	 * caller, a middle frame, its depth, context and event (recent_key()):
 	 * a stack seen before is tried against its slot before it is hashed
 	 * whole.  A slot holds the key's tag above the entry's index + 1
 	 * (0: none), so that most other stacks are told apart without
@@ -88,7 +103,7 @@ struct aggregate {
 		uint64_t *frames;
 		size_t frames_cap;
 		uint64_t count, period, hash;
-		uint32_t n, ev, sid;
+		uint32_t n, ev, ctx;
 		uint64_t recent;	/* its key (recent_key()) */
 		int32_t tid;
 		bool valid;
@@ -96,7 +111,7 @@ struct aggregate {
 };
 
 struct aggregate *
-aggregate_new(bool with_periods)
+aggregate_new(bool with_periods, bool by_thread)
 {
 	struct aggregate *ag = calloc(1, sizeof(*ag));
 
@@ -113,6 +128,8 @@ aggregate_new(bool with_periods)
 	stacktab_pack(ag->tab);
 	if (with_periods)
 		stacktab_keep_periods(ag->tab);
+	ag->by_thread = by_thread;
+	ag->last_ctx = UINT32_MAX;
 	return ag;
 }
 
@@ -125,7 +142,55 @@ aggregate_free(struct aggregate *ag)
 	free(ag->recent);
 	free(ag->frames);
 	free(ag->pend.frames);
+	free(ag->ctxs);
+	hashtab_free(&ag->ctx_index);
 	free(ag);
+}
+
+/* The context of thread TID in space SID, made if new (BY_THREAD).  0,
+ * or -1 when out of memory. */
+static int
+context_of(struct aggregate *ag, uint32_t sid, int32_t tid, uint32_t *ctx)
+{
+	struct hashtab_iter it;
+	uint64_t h;
+	uint32_t i;
+
+	if (ag->last_ctx != UINT32_MAX && ag->last.space == sid &&
+	    ag->last.tid == tid) {
+		*ctx = ag->last_ctx;
+		return 0;
+	}
+	if (hashtab_reserve(&ag->ctx_index, ag->nctxs + 1) < 0)
+		return -1;
+	h = hashtab_hash64((uint64_t)sid << 32 | (uint32_t)tid);
+	for (i = hashtab_probe(&ag->ctx_index, h, &it); i != HASHTAB_NONE;
+	     i = hashtab_next(&ag->ctx_index, &it))
+		if (ag->ctxs[i].space == sid && ag->ctxs[i].tid == tid)
+			break;
+	if (i == HASHTAB_NONE) {
+		if (ag->nctxs == ag->cap_ctxs) {
+			size_t nc = ag->cap_ctxs ? ag->cap_ctxs * 2 : 64;
+			struct context *n;
+
+			if (nc >= UINT32_MAX)
+				return -1;
+			n = realloc(ag->ctxs, nc * sizeof(*n));
+			if (n == NULL)
+				return -1;
+			ag->ctxs = n;
+			ag->cap_ctxs = nc;
+		}
+		i = (uint32_t)ag->nctxs++;
+		ag->ctxs[i].space = sid;
+		ag->ctxs[i].tid = tid;
+		hashtab_insert(&ag->ctx_index, &it, i);
+	}
+	ag->last.space = sid;
+	ag->last.tid = tid;
+	ag->last_ctx = i;
+	*ctx = i;
+	return 0;
 }
 
 uint64_t *
@@ -152,7 +217,7 @@ aggregate_flush(struct aggregate *ag)
 	if (!p->valid)
 		return 0;
 	p->valid = false;
-	x = stacktab_add_hashed(ag->tab, p->hash, p->ev, p->sid, p->frames,
+	x = stacktab_add_hashed(ag->tab, p->hash, p->ev, p->ctx, p->frames,
 				p->n, p->count, p->period);
 	if (x < 0)
 		return -1;
@@ -161,15 +226,15 @@ aggregate_flush(struct aggregate *ag)
 	return 0;
 }
 
-/* The key of stack F[0..N) (N > 0) of EV in SID in ag->recent, from the
+/* The key of stack F[0..N) (N > 0) of EV in context CTX in ag->recent, from the
  * little that tells most stacks of a program apart: its top RECENT_BITS
  * bits are the slot, its upper half the tag (the two overlap). */
 static inline uint64_t
-recent_key(const uint64_t *f, uint32_t n, uint32_t ev, uint32_t sid)
+recent_key(const uint64_t *f, uint32_t n, uint32_t ev, uint32_t ctx)
 {
 	uint64_t h = f[0] ^ (n > 1 ? f[1] * 0x2545f4914f6cdd1dULL : 0) ^
 		     f[n / 2] * 0xbf58476d1ce4e5b9ULL ^ (uint64_t)n << 40 ^
-		     (uint64_t)sid << 48 ^ (uint64_t)ev << 58;
+		     (uint64_t)ctx << 48 ^ (uint64_t)ev << 58;
 
 	return h * 0x9e3779b97f4a7c15ULL;
 }
@@ -189,22 +254,25 @@ aggregate_add(struct aggregate *ag, uint32_t ev, uint32_t sid, int32_t tid,
 {
 	struct pending *p = &ag->pend;
 	uint64_t key, slot, hash, *f;
+	uint32_t ctx = sid;
 	size_t cap;
 
-	if (p->valid && p->tid == tid && p->ev == ev && p->sid == sid &&
+	if (ag->by_thread && context_of(ag, sid, tid, &ctx) < 0)
+		return -1;
+	if (p->valid && p->tid == tid && p->ev == ev && p->ctx == ctx &&
 	    p->n == n && memcmp(p->frames, ag->frames, (size_t)n * 8) == 0) {
 		p->count++;
 		p->period = count_add(p->period, period);
 		return 0;
 	}
-	key = recent_key(ag->frames, n, ev, sid);
+	key = recent_key(ag->frames, n, ev, ctx);
 	slot = ag->recent[key >> (64 - RECENT_BITS)];
 	if ((uint32_t)slot != 0 &&
 	    (slot & 0xffffffff00000000ULL) == (key & 0xffffffff00000000ULL) &&
-	    stacktab_add_if(ag->tab, (uint32_t)slot - 1, ev, sid, ag->frames,
+	    stacktab_add_if(ag->tab, (uint32_t)slot - 1, ev, ctx, ag->frames,
 			    n, 1, period) >= 0)
 		return 0;
-	hash = stacktab_hash(ev, sid, ag->frames, n);
+	hash = stacktab_hash(ev, ctx, ag->frames, n);
 	stacktab_prefetch(ag->tab, hash);
 	if (aggregate_flush(ag) < 0)
 		return -1;
@@ -217,7 +285,7 @@ aggregate_add(struct aggregate *ag, uint32_t ev, uint32_t sid, int32_t tid,
 	ag->frames_cap = cap;
 	p->hash = hash;
 	p->ev = ev;
-	p->sid = sid;
+	p->ctx = ctx;
 	p->tid = tid;
 	p->n = n;
 	p->recent = key;
@@ -229,15 +297,37 @@ aggregate_add(struct aggregate *ag, uint32_t ev, uint32_t sid, int32_t tid,
 
 int
 aggregate_add_direct(struct aggregate *ag, uint32_t ev, uint32_t sid,
-		     uint32_t n, uint64_t period)
+		     int32_t tid, uint32_t n, uint64_t period)
 {
+	uint32_t ctx = sid;
+
 	if (aggregate_flush(ag) < 0)
 		return -1;
-	return stacktab_add(ag->tab, ev, sid, ag->frames, n, 1, period);
+	if (ag->by_thread && context_of(ag, sid, tid, &ctx) < 0)
+		return -1;
+	return stacktab_add(ag->tab, ev, ctx, ag->frames, n, 1, period);
 }
 
 struct stacktab *
 aggregate_table(struct aggregate *ag)
 {
 	return ag->tab;
+}
+
+bool
+aggregate_by_thread(const struct aggregate *ag)
+{
+	return ag->by_thread;
+}
+
+uint32_t
+aggregate_space(const struct aggregate *ag, uint32_t ctx)
+{
+	return ag->by_thread ? ag->ctxs[ctx].space : ctx;
+}
+
+int32_t
+aggregate_tid(const struct aggregate *ag, uint32_t ctx)
+{
+	return ag->by_thread ? ag->ctxs[ctx].tid : 0;
 }

@@ -8,6 +8,14 @@
  * stack's slot in the table is fetched while the next sample is read.
  * The table's entries come in the order of the stacks' first samples,
  * as they would without the cache.
+ *
+ * Each entry's context (stack_entry.ctx) says where its samples were
+ * taken.  By default it is the address space itself (addrspace.h), and
+ * the threads of a process share its stacks; made with BY_THREAD, it is
+ * the index of a (space, thread) pair in a small table kept here, so
+ * that an output can keep the threads apart (a pprof tid label, --split
+ * by thread).  Either way aggregate_space() and aggregate_tid() read it:
+ * the entry stays 24 bytes and the default costs nothing more.
  */
 #ifndef P2G_AGGREGATE_H
 #define P2G_AGGREGATE_H
@@ -50,8 +58,9 @@ size_t aggregate_chain(const struct kernel_text *kt,
 struct aggregate;
 
 /* An empty aggregate over a packed stack table (stacktab_pack()),
- * keeping periods if WITH_PERIODS; NULL when out of memory. */
-struct aggregate *aggregate_new(bool with_periods);
+ * keeping periods if WITH_PERIODS, stacks of different threads apart if
+ * BY_THREAD; NULL when out of memory. */
+struct aggregate *aggregate_new(bool with_periods, bool by_thread);
 
 /* Free AG and its table; NULL is accepted. */
 void aggregate_free(struct aggregate *ag);
@@ -72,7 +81,7 @@ int aggregate_add(struct aggregate *ag, uint32_t ev, uint32_t sid,
 /* As aggregate_add(), past the cache: for a sample counted for several
  * events, once for each. */
 int aggregate_add_direct(struct aggregate *ag, uint32_t ev, uint32_t sid,
-			 uint32_t n, uint64_t period);
+			 int32_t tid, uint32_t n, uint64_t period);
 
 /* Put the stack still waiting into the table: call before reading it.
  * 0, or -1 when out of memory. */
@@ -80,5 +89,16 @@ int aggregate_flush(struct aggregate *ag);
 
 /* The stack table (after aggregate_flush()). */
 struct stacktab *aggregate_table(struct aggregate *ag);
+
+/* Whether the entries' contexts tell threads apart (BY_THREAD). */
+bool aggregate_by_thread(const struct aggregate *ag);
+
+/* The address space of context CTX (an entry's ctx); its process is
+ * that space's (addrspace_space()->pid). */
+uint32_t aggregate_space(const struct aggregate *ag, uint32_t ctx);
+
+/* The thread of context CTX, as aggregate_add() was given it; 0 unless
+ * made BY_THREAD. */
+int32_t aggregate_tid(const struct aggregate *ag, uint32_t ctx);
 
 #endif

@@ -63,9 +63,9 @@ pcs_hash(uint64_t h, const uint64_t *pcs, uint32_t n)
 }
 
 static uint64_t
-stack_hash(uint32_t ev, uint32_t space, const uint64_t *pcs, uint32_t n)
+stack_hash(uint32_t ev, uint32_t ctx, const uint64_t *pcs, uint32_t n)
 {
-	return pcs_hash(mix((uint64_t)space << 32 | n,
+	return pcs_hash(mix((uint64_t)ctx << 32 | n,
 			    0x2545f4914f6cdd1dULL + ev), pcs, n);
 }
 
@@ -171,17 +171,17 @@ unpack_pcs(const uint32_t *w, uint64_t *pcs, uint32_t n)
 	}
 }
 
-/* Whether entry E holds stack PCS[0..N) of EV in SPACE.  Packed, the PCs
+/* Whether entry E holds stack PCS[0..N) of EV in CTX.  Packed, the PCs
  * are compared packed. */
 static inline bool
 same_stack(const struct stacktab *t, const struct stack_entry *e,
-	   uint32_t ev, uint32_t space, const uint64_t *pcs, uint32_t n)
+	   uint32_t ev, uint32_t ctx, const uint64_t *pcs, uint32_t n)
 {
 	const uint32_t *w;
 	uint32_t k, m, x[PACKED_MAX];
 	uint64_t prev = 0;
 
-	if (e->n != n || e->space != space || e->ev != ev)
+	if (e->n != n || e->ctx != ctx || e->ev != ev)
 		return false;
 	if (n == 0)
 		return true;
@@ -356,20 +356,20 @@ stacktab_clear(struct stacktab *t)
 /* The index of the stack's entry, or HASHTAB_NONE with IT where it would
  * go.  T must have slots. */
 static inline uint32_t
-probe(const struct stacktab *t, uint64_t h, uint32_t ev, uint32_t space,
+probe(const struct stacktab *t, uint64_t h, uint32_t ev, uint32_t ctx,
       const uint64_t *pcs, uint32_t n, struct hashtab_iter *it)
 {
 	uint32_t i;
 
 	for (i = hashtab_probe(&t->index, h, it); i != HASHTAB_NONE;
 	     i = hashtab_next(&t->index, it))
-		if (same_stack(t, &t->entries[i], ev, space, pcs, n))
+		if (same_stack(t, &t->entries[i], ev, ctx, pcs, n))
 			break;
 	return i;
 }
 
 const struct stack_entry *
-stacktab_find(const struct stacktab *t, uint32_t ev, uint32_t space,
+stacktab_find(const struct stacktab *t, uint32_t ev, uint32_t ctx,
 	      const uint64_t *pcs, uint32_t n)
 {
 	struct hashtab_iter it;
@@ -377,21 +377,21 @@ stacktab_find(const struct stacktab *t, uint32_t ev, uint32_t space,
 
 	if (t->index.nslots == 0)
 		return NULL;
-	i = probe(t, stack_hash(ev, space, pcs, n), ev, space, pcs, n, &it);
+	i = probe(t, stack_hash(ev, ctx, pcs, n), ev, ctx, pcs, n, &it);
 	return i != HASHTAB_NONE ? &t->entries[i] : NULL;
 }
 
 int
-stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
+stacktab_add(struct stacktab *t, uint32_t ev, uint32_t ctx,
 	     const uint64_t *pcs, uint32_t n, uint64_t count, uint64_t period)
 {
-	return stacktab_add_hashed(t, stack_hash(ev, space, pcs, n), ev, space,
+	return stacktab_add_hashed(t, stack_hash(ev, ctx, pcs, n), ev, ctx,
 				   pcs, n, count, period) < 0 ? -1 : 0;
 }
 
 int64_t
 stacktab_add_if(struct stacktab *t, uint32_t hint, uint32_t ev,
-		uint32_t space, const uint64_t *pcs, uint32_t n, uint64_t count,
+		uint32_t ctx, const uint64_t *pcs, uint32_t n, uint64_t count,
 		uint64_t period)
 {
 	struct stack_entry *e;
@@ -399,7 +399,7 @@ stacktab_add_if(struct stacktab *t, uint32_t hint, uint32_t ev,
 	if (hint >= t->nr)
 		return -1;
 	e = &t->entries[hint];
-	if (!same_stack(t, e, ev, space, pcs, n))
+	if (!same_stack(t, e, ev, ctx, pcs, n))
 		return -1;
 	e->count = count_add(e->count, count);
 	if (t->with_periods)
@@ -408,14 +408,14 @@ stacktab_add_if(struct stacktab *t, uint32_t hint, uint32_t ev,
 }
 
 uint64_t
-stacktab_hash(uint32_t ev, uint32_t space, const uint64_t *pcs, uint32_t n)
+stacktab_hash(uint32_t ev, uint32_t ctx, const uint64_t *pcs, uint32_t n)
 {
-	return stack_hash(ev, space, pcs, n);
+	return stack_hash(ev, ctx, pcs, n);
 }
 
 int64_t
 stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
-		    uint32_t space, const uint64_t *pcs, uint32_t n,
+		    uint32_t ctx, const uint64_t *pcs, uint32_t n,
 		    uint64_t count, uint64_t period)
 {
 	struct stack_entry *e, fresh;
@@ -427,7 +427,7 @@ stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
 		return -1;	/* stacktab_drop_index(), or too deep */
 	if (hashtab_reserve(&t->index, t->nr + 1) < 0)
 		return -1;
-	i = probe(t, h, ev, space, pcs, n, &it);
+	i = probe(t, h, ev, ctx, pcs, n, &it);
 	if (i != HASHTAB_NONE) {
 		e = &t->entries[i];
 		e->count = count_add(e->count, count);
@@ -465,7 +465,7 @@ stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
 	fresh.count = count;
 	fresh.off = off;
 	fresh.n = n;
-	fresh.space = space;
+	fresh.ctx = ctx;
 	fresh.ev = ev;
 	memcpy(&t->entries[t->nr], &fresh, sizeof(fresh));
 	if (t->with_periods)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The stack table: sums samples with identical (event, process, stack)
- * into one entry.  Its memory grows with the number of distinct stacks,
+ * The stack table: sums samples with identical (event, context, stack)
+ * into one entry.  A context is the caller's key of where the samples
+ * were taken: the aggregate's is an address space, or a thread in one
+ * (aggregate.h); the table only compares it.  Its memory grows with the number of distinct stacks,
  * never with the number of samples.
  */
 #ifndef P2G_STACKTAB_H
@@ -20,7 +22,8 @@ struct stack_entry {		/* 24 bytes */
 	uint64_t off : 40;	/* index of the first PC in the pool (while
 				   packed: of its first word in packed) */
 	uint64_t n : 24;	/* number of PCs, leaf first */
-	uint32_t space;		/* the address space (addrspace.h) */
+	uint32_t ctx;		/* the context (aggregate_space(),
+				   aggregate_tid()) */
 	uint32_t ev;		/* index of the event */
 };
 
@@ -55,9 +58,9 @@ int stacktab_unpack(struct stacktab *t);
 void stacktab_clear(struct stacktab *t);
 
 /* Add COUNT samples with total PERIOD of stack PCS[0..N) (leaf first) of
- * event EV in address space SPACE.  Returns 0, or -1 when out of memory
+ * event EV in context CTX.  Returns 0, or -1 when out of memory
  * (or past STACKTAB_MAX_PCS or STACKTAB_MAX_POOL). */
-int stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
+int stacktab_add(struct stacktab *t, uint32_t ev, uint32_t ctx,
 		 const uint64_t *pcs, uint32_t n, uint64_t count,
 		 uint64_t period);
 
@@ -69,20 +72,20 @@ int stacktab_add(struct stacktab *t, uint32_t ev, uint32_t space,
  * stacktab_add(), with H = stacktab_hash() of the stack; returns the
  * entry's index, or -1 when out of memory. */
 int64_t stacktab_add_if(struct stacktab *t, uint32_t hint, uint32_t ev,
-			uint32_t space, const uint64_t *pcs, uint32_t n,
+			uint32_t ctx, const uint64_t *pcs, uint32_t n,
 			uint64_t count, uint64_t period);
 int64_t stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
-			    uint32_t space, const uint64_t *pcs, uint32_t n,
+			    uint32_t ctx, const uint64_t *pcs, uint32_t n,
 			    uint64_t count, uint64_t period);
-uint64_t stacktab_hash(uint32_t ev, uint32_t space, const uint64_t *pcs,
+uint64_t stacktab_hash(uint32_t ev, uint32_t ctx, const uint64_t *pcs,
 		       uint32_t n);
 
 /* Start fetching the slot where a stack of hash H is looked for first. */
 void stacktab_prefetch(const struct stacktab *t, uint64_t h);
 
-/* The entry of stack PCS[0..N) of event EV in SPACE, or NULL. */
+/* The entry of stack PCS[0..N) of event EV in context CTX, or NULL. */
 const struct stack_entry *stacktab_find(const struct stacktab *t,
-					uint32_t ev, uint32_t space,
+					uint32_t ev, uint32_t ctx,
 					const uint64_t *pcs, uint32_t n);
 
 /* Free the hash index, to save its memory once every stack is in: T can
@@ -93,7 +96,7 @@ void stacktab_drop_index(struct stacktab *t);
 /*
  * The caller has rewritten the PCs of the N entries E (of T) in place,
  * and some may now be identical: sum the counts and periods of each set
- * of identical stacks (event and space are not compared) into the first
+ * of identical stacks (event and context are not compared) into the first
  * of them in E, and drop the others from E, keeping E's order; *N
  * becomes the number left.  0, or -1 when out of memory (E and *N are
  * then as they were).

@@ -806,7 +806,8 @@ sort_entries(struct stack_entry **e, size_t n)
 }
 
 int
-layout_build(struct addrspace *as, struct stacktab *tab,
+layout_build(struct addrspace *as, const struct aggregate *ag,
+	     struct stacktab *tab,
 	     struct stack_entry **e, size_t n,
 	     const struct layout_opts *o, struct profile *out,
 	     struct layout_stats *st, struct p2g_error *err)
@@ -818,7 +819,7 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 	const struct mapping *last_m = NULL;	/* a frame's mapping, */
 	uint32_t last_sid = 0;			/* its space */
 	struct place *last_p = NULL;		/* and place */
-	bool identity, one_space = true;	/* and one event */
+	bool identity, one_ctx = true;		/* and one event */
 	int ret = -1;
 
 	memset(&l, 0, sizeof(l));
@@ -835,11 +836,11 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 	/* Every executable mapping of the spaces written, and the places
 	 * their frames fall in, with their samples. */
 	for (i = 0; i < n; i++) {
-		uint32_t sid = e[i]->space;
+		uint32_t sid = aggregate_space(ag, e[i]->ctx);
 		const uint64_t *v = stacktab_pcs(tab, e[i]);
 
-		one_space = one_space && sid == e[0]->space &&
-			    e[i]->ev == e[0]->ev;
+		one_ctx = one_ctx && e[i]->ctx == e[0]->ctx &&
+			  e[i]->ev == e[0]->ev;
 		if (!seen[sid]) {
 			const struct space *sp = addrspace_space(as, sid);
 
@@ -893,7 +894,7 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 	 * ones: every frame's mapping has a place (the loop above). */
 	identity = native_everywhere(&l);
 	for (i = 0; i < n && !identity; i++) {
-		uint32_t sid = e[i]->space;
+		uint32_t sid = aggregate_space(ag, e[i]->ctx);
 		uint64_t *v = stacktab_pcs(tab, e[i]);
 
 		for (k = 0; k < e[i]->n; k++) {
@@ -913,9 +914,9 @@ layout_build(struct addrspace *as, struct stacktab *tab,
 			}
 		}
 	}
-	/* The table holds each stack once per event and space: with one of
-	 * each and nothing moved, no two can have become identical. */
-	if (!identity || !one_space) {
+	/* The table holds each stack once per event and context: with one
+	 * of each and nothing moved, no two can have become identical. */
+	if (!identity || !one_ctx) {
 		if (stacktab_merge(tab, e, &n) < 0)
 			goto nomem;
 	}

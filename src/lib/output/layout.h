@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "addrspace.h"
+#include "aggregate.h"
 #include "error.h"
 #include "perfdata.h"
 #include "profile.h"
@@ -44,8 +45,8 @@ struct layout_stats {
 };
 
 /*
- * Translate the stacks of the N entries E (of TAB; their "space" field is
- * a space of AS) into OUT (initialised, empty): identical translated
+ * Translate the stacks of the N entries E (of TAB, the table of AG, whose
+ * contexts name spaces of AS: aggregate_space()) into OUT (initialised, empty): identical translated
  * stacks summed, most samples (or periods) first, and the maps text
  * describing the places.  The entries are used up: their PCs are
  * translated in place, identical ones summed into one entry, and E is
@@ -54,7 +55,8 @@ struct layout_stats {
  * before, if it is no longer needed, to keep the peak low.
  * Returns 0, or -1 with ERR set (memory).
  */
-int layout_build(struct addrspace *as, struct stacktab *tab,
+int layout_build(struct addrspace *as, const struct aggregate *ag,
+		 struct stacktab *tab,
 		 struct stack_entry **e, size_t n,
 		 const struct layout_opts *o, struct profile *out,
 		 struct layout_stats *st, struct p2g_error *err);

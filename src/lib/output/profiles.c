@@ -36,6 +36,13 @@ real_pid(int32_t pid)
 	return pid < 0 ? pid : pid & ((1 << CONVERT_PID_BITS) - 1);
 }
 
+/* The process of entry E. */
+static int32_t
+entry_pid(const struct profiles_in *in, const struct stack_entry *e)
+{
+	return addrspace_space(in->as, aggregate_space(in->ag, e->ctx))->pid;
+}
+
 /*
  * The event to convert: the one --event names (its name as perf prints
  * it, with or without the modifiers), else the first sampling event in
@@ -157,7 +164,8 @@ emit(struct prof *pf, struct stack_entry **e, size_t n,
 	/* Nothing is added once the profiles are made: the index goes
 	 * before the layout unpacks the stacks (layout.h). */
 	stacktab_drop_index(tab);
-	if (layout_build(pf->in->as, tab, e, n, &lo, &out, &ls, err) < 0)
+	if (layout_build(pf->in->as, pf->in->ag, tab, e, n, &lo, &out, &ls,
+			 err) < 0)
 		goto out;
 	r->places = ls.places;
 	r->relocated = ls.relocated;
@@ -307,6 +315,7 @@ emit_named(struct prof *pf, struct stack_entry **e, size_t n, bool last,
 		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 				"out of memory");
 	si.as = pf->in->as;
+	si.ag = pf->in->ag;
 	si.tab = tab;
 	si.info = perfdata_header(pf->in->first);
 	si.sym = pf->sym;
@@ -408,8 +417,7 @@ make_profiles(struct prof *pf, struct stack_entry **sel, size_t n,
 		size_t m = 0;
 
 		for (i = 0; i < n; i++)
-			if (addrspace_space(pf->in->as, sel[i]->space)->pid ==
-			    procs[k]->pid)
+			if (entry_pid(pf->in, sel[i]) == procs[k]->pid)
 				sel[n + m++] = sel[i];
 		memset(&r, 0, sizeof(r));
 		r.processes = 1;
@@ -485,8 +493,7 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 		sel[n++] = e;
 		psum = count_add(psum, stacktab_period(tab, e));
 		pn += e->count;
-		p = addrspace_find(in->as,
-				   addrspace_space(in->as, e->space)->pid);
+		p = addrspace_find(in->as, entry_pid(in, e));
 		if (p != NULL)
 			p->samples += e->count;
 		st->samples_used += e->count;

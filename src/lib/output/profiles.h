@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "addrspace.h"
+#include "aggregate.h"
 #include "convert.h"
 #include "delivery.h"
 #include "error.h"
@@ -23,7 +24,9 @@ struct profiles_in {
 	const struct perfdata *first;	/* the first input: its events and
 					   header stand for all */
 	struct addrspace *as;
-	struct stacktab *tab;		/* the stacks, of every event */
+	const struct aggregate *ag;	/* the stacks' contexts */
+	struct stacktab *tab;		/* the stacks, of every event (of
+					   AG) */
 	const struct deliveries *dl;	/* samples per event */
 	const struct convert_opts *o;
 	size_t npds;			/* inputs read */

@@ -37,6 +37,14 @@ hash_str(uint64_t h, const char *s)
 	return h;
 }
 
+/* A pid or tid without the input's number above it (convert.h). */
+static int32_t
+real_id(const struct symstacks_in *in, int32_t id)
+{
+	return in->real_pids && id >= 0 ? id & ((1 << CONVERT_PID_BITS) - 1)
+					: id;
+}
+
 /* Grow *V (of elements SIZE, room *CAP) to hold N.  0, or -1. */
 static int
 grow(void *v, size_t *cap, size_t n, size_t size)
@@ -122,9 +130,7 @@ map_index(struct build *b, const struct mapping *m, bool kernel,
 	    (strncmp(m->path, "//anon", 6) == 0 || m->path[0] == '[' ||
 	     strncmp(m->path, "/tmp/perf-", 10) == 0 ||
 	     strncmp(m->path, "/memfd:", 7) == 0))
-		k.pid = b->in->real_pids
-				? m->pid & ((1 << CONVERT_PID_BITS) - 1)
-				: m->pid;
+		k.pid = real_id(b->in, m->pid);
 	build_id_of(b->in->info, m, m->path, &k.build_id, &k.build_id_size);
 	h = map_hash(&k);
 	if (hashtab_reserve(&b->by_content, ss->nmaps + 1) < 0)
@@ -413,19 +419,20 @@ symstacks_build(const struct symstacks_in *in, struct stack_entry **e,
 	for (i = 0; i < n; i++) {
 		const uint64_t *pcs = stacktab_pcs(in->tab, e[i]);
 		struct ss_sample *s = &ss->samples[ss->nsamples++];
-		int32_t pid = addrspace_space(in->as, e[i]->space)->pid;
-		const struct process *p = addrspace_find(in->as, pid);
+		uint32_t sid = aggregate_space(in->ag, e[i]->ctx);
+		int32_t pid = addrspace_space(in->as, sid)->pid;
+		int32_t tid = aggregate_by_thread(in->ag)
+				      ? aggregate_tid(in->ag, e[i]->ctx) : -1;
 
 		s->off = ss->npool;
 		s->n = e[i]->n;
-		s->pid = in->real_pids && pid >= 0
-				 ? pid & ((1 << CONVERT_PID_BITS) - 1) : pid;
-		s->tid = -1;
-		s->comm = p != NULL ? p->comm : "";
+		s->pid = real_id(in, pid);
+		s->tid = real_id(in, tid);
+		s->comm = addrspace_comm_of(in->as, pid, tid >= 0 ? tid : pid);
 		s->count = e[i]->count;
 		s->period = stacktab_period(in->tab, e[i]);
 		for (k = 0; k < e[i]->n; k++) {
-			if (place(&b, e[i]->space, pcs[k], &map) < 0 ||
+			if (place(&b, sid, pcs[k], &map) < 0 ||
 			    location(&b, map, pcs[k],
 				     &ss->pool[ss->npool++]) < 0)
 				goto nomem;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "addrspace.h"
+#include "aggregate.h"
 #include "error.h"
 #include "perfdata.h"
 #include "stacktab.h"
@@ -59,7 +60,8 @@ struct ss_sample {
 	size_t off;
 	uint32_t n;
 	int32_t pid, tid;	/* tid -1: not known */
-	const char *comm;	/* lives as long as the address spaces */
+	const char *comm;	/* of the thread (else the process), as
+				   long as the address spaces live */
 	uint64_t count, period;
 };
 
@@ -83,6 +85,7 @@ struct symstacks {
 /* What symstacks_build() needs besides the stacks. */
 struct symstacks_in {
 	struct addrspace *as;
+	const struct aggregate *ag;	/* the stacks' contexts */
 	struct stacktab *tab;	/* unpacked */
 	const struct perf_header_info *info;	/* build ids, or NULL */
 	struct symbols *sym;
