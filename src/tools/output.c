@@ -252,8 +252,10 @@ write_file(struct output_sink *sink, const char *output,
 		return -1;
 	/* Never replace what is not a regular file: rename() would put a
 	 * regular file in place of a device node or a FIFO. */
-	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+	if (stat(target, &st) == 0 &&
+	    (!S_ISREG(st.st_mode) || sink->in_place)) {
+		if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) ||
+		    S_ISREG(st.st_mode)) {
 			if (write_into(target, r, err) < 0)
 				return -1;
 			sink->failed[0] = '\0';

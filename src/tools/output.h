@@ -25,6 +25,9 @@
 struct output_sink {
 	const char *output;	/* OUTPUT, or with --split its pattern */
 	bool split, stats;
+	bool in_place;		/* write into an existing OUTPUT rather
+				   than replace it (perf_to_profile: pprof
+				   reads the file it made, already open) */
 	struct report *rp;	/* names the inputs in notes */
 	dev_t *idev;		/* of every input file (malloc'd) */
 	ino_t *iino;

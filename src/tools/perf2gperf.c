@@ -676,6 +676,7 @@ main(int argc, char **argv)
 		int n = perf_to_profile_args(argc, argv, rec_av);
 
 		parse_options(n, rec_av, &op);
+		sink.in_place = true;
 	} else if (argc > 1 && strcmp(argv[1], "record") == 0) {
 		if (record_start(argc - 1, argv + 1, &rec) < 0)
 			message_exit(2);

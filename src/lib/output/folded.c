@@ -189,7 +189,7 @@ make_line(struct lines *l, const struct symstacks *ss,
 		put_comm(l, s, o);
 		first = false;
 	}
-	for (k = s->n; k-- > 0;) {
+	for (k = o->comm_only ? 0 : s->n; k-- > 0;) {
 		const struct ss_location *loc = &ss->locs[ss->pool[s->off + k]];
 		bool kernel = o->annotate_kernel && loc->map != 0 &&
 			      ss->maps[loc->map - 1].kernel;

@@ -24,6 +24,9 @@ struct folded_opts {
 	bool tidy_java;		/* --tidy-java: Java signatures shortened */
 	bool annotate_kernel;	/* --kernel: kernel functions + "_[k]" */
 	bool periods;		/* count periods rather than samples */
+	bool comm_only;		/* the event has no callchains: perf's
+				   script then writes the first frame
+				   alone */
 };
 
 /* Write the folded stacks of SS to FD.  0, or -1 with ERR set

@@ -340,6 +340,7 @@ emit_named(struct prof *pf, struct stack_entry **e, size_t n, bool last,
 	r->pprof = &meta;
 	fo = o->folded;
 	fo.periods = o->weight == CONVERT_WEIGHT_PERIOD;
+	fo.comm_only = !(pf->st->event->sample_type & PERF_SAMPLE_CALLCHAIN);
 	r->folded = &fo;
 	ret = sink(ctx, r, err);
 out:

@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# --format=folded prints what perf's own stackcollapse.py (perf script
+# report stackcollapse) prints, byte for byte: recorded here and now (the
+# names must be those of the binaries on this machine), testdata/progs/
+# multi.c (several call paths) and threads.c (three threads), with -g
+# frame-pointer callchains and a fixed period of 1 ms of cpu-clock:
+#  - the default lines, and with each of the script's options (pid and
+#    tid in the first frame, _[k] after kernel functions, no comm);
+#  - with --weight period, each count is the samples' periods: the
+#    script's count times 1000000;
+#  - the suffix .folded chooses the format.
+# Skips without perf (allowed to record, with python scripting), gcc or
+# the script.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
+. "$top_srcdir/tests/names.sh"
+
+names_setup
+progs="multi threads"
+optsets="--include-pid|--include-pid --include-tid|--kernel|--no-comm"
+# under valgrind, less
+if [ -n "${P2G_WRAPPER:-}" ]; then
+	progs=multi
+	optsets="--include-pid --include-tid"
+fi
+
+for p in $progs; do
+	names_record $p
+	names_oracle $p.data > $p.exp
+	[ -s $p.exp ] || hard_error "perf printed no stacks for $p"
+	check_exit 0 "$PERF2GPERF" -q $p.data $p.folded
+	compare_text $p.exp $p.folded "perf2gperf $p.data $p.folded"
+
+	IFS='|'
+	for opts in $optsets; do
+		unset IFS
+		names_oracle $p.data $opts > $p.opt.exp
+		# perf2gperf's names for the script's options
+		ours=$(echo "$opts" | sed 's/--kernel/--annotate-kernel/')
+		check_exit 0 "$PERF2GPERF" -q --format=folded $ours $p.data -
+		compare_text $p.opt.exp out "perf2gperf --format=folded $ours"
+		IFS='|'
+	done
+	unset IFS
+
+	awk '{ $NF = $NF * 1000000; print }' $p.exp > $p.period.exp
+	check_exit 0 "$PERF2GPERF" -q --weight period -f folded $p.data -
+	compare_text $p.period.exp out "perf2gperf --weight period"
+	echo "$p: $(wc -l < $p.exp) lines as perf's stackcollapse.py prints them"
+done
