@@ -44,6 +44,13 @@ struct sym_opts {
 	const char *const *binaries;	/* --binaries directories */
 	size_t nbinaries;
 	bool lines;		/* read DWARF: files, lines, inlined */
+	/* The recording's kernel build ID, which picks the kernel's
+	 * symbols for its modules too; NULL: the build ID of the first
+	 * "[kernel.kallsyms]" mapping looked up (modules looked up before
+	 * then get the symbols of --kallsyms or /proc/kallsyms, unchecked,
+	 * or none). */
+	const uint8_t *kernel_build_id;
+	size_t kernel_build_id_size;
 };
 
 struct symbols;

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The symbolizer names every frame as perf does: build
+# testdata/progs/symprog.c (a static function, an inlined one, a global
+# and a weak symbol at one address, a .cold part, a .constprop clone),
+# record it with perf record -g, and compare the driver's name for every
+# callchain frame of every sample (user-space, libc, ld.so, vdso and
+# kernel) with perf script's.  perf's build-ID cache goes into the test
+# directory (HOME), where the driver finds the vdso and the kernel's
+# kallsyms copy as perf script does.
+# Then perf's build-ID cache: the program, added with perf buildid-cache
+# and moved away, is found there (and named); a different program put
+# at its path is refused ("build ID differs"), and so is the cache
+# entry's when the recording's build ID is changed.
+# Needs perf allowed to record and gcc; skips otherwise.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
+. "$top_srcdir/tests/symframes.sh"
+
+need_cmd perf gcc
+src=$(testfile progs/symprog.c)
+HOME=$test_dir/home
+export HOME
+mkdir -p "$HOME"
+
+${CC:-gcc} -O2 -g -fno-omit-frame-pointer -o symprog "$src" 2> cc.log || {
+	cat cc.log >&2
+	skip "cannot build symprog.c"
+}
+n=20000000
+[ -n "${P2G_WRAPPER:-}" ] && n=5000000
+perf record -q -g -F 2000 -o sym.data -- ./symprog $n > rec.log 2>&1 ||
+	skip "perf record does not work here: $(head -n 1 rec.log)"
+
+perf_frames sym.data lookup.in expected
+for f in leaf_static real_name cold_path main; do
+	grep -q " $f\$" expected ||
+		hard_error "perf names no frame $f (recording too short?)"
+done
+$SYMLOOKUP --home "$HOME" < lookup.in > got ||
+	fail "symlookup failed"
+compare_text expected got "the names of the frames"
+
+# perf's build-ID cache: move the program away after adding it
+bid=$(perf buildid-list -i sym.data | awk '$2 ~ /symprog$/ { print $1 }')
+[ -n "$bid" ] || hard_error "no build ID for symprog in sym.data"
+perf buildid-cache -a "$test_dir/symprog" > bc.log 2>&1 ||
+	hard_error "perf buildid-cache -a failed: $(head -n 1 bc.log)"
+addr=$(awk '$2 == "real_name" { print $1; exit }' expected)
+[ -n "$addr" ] || hard_error "no frame in real_name"
+grep -m 1 -B 1 -x -e "$addr" lookup.in | head -n 1 > map.line
+mv symprog symprog.moved
+{ cat map.line; echo file; echo "$addr"; } > moved.in
+$SYMLOOKUP --home "$HOME" < moved.in > moved.out || fail "symlookup failed"
+check_grep "file $HOME/.debug/" moved.out
+check_grep "$addr real_name" moved.out
+
+# another program at the recorded path: refused, named from the cache
+printf 'int main(void) { return 0; }\n' > other.c
+${CC:-gcc} -o symprog other.c
+$SYMLOOKUP --home "$HOME" < moved.in > other.out || fail "symlookup failed"
+check_grep "$addr real_name" other.out
+# without the cache: nothing, because the build ID differs
+$SYMLOOKUP --home "$test_dir/nohome" < moved.in > nocache.out ||
+	fail "symlookup failed"
+check_grep "file - build ID differs" nocache.out
+check_grep "$addr [unknown]" nocache.out
+# a recorded build ID that is nowhere: not found
+sed "s/ $bid / 0123456789abcdef0123456789abcdef01234567 /" moved.in > nobid.in
+$SYMLOOKUP --home "$HOME" < nobid.in > nobid.out || fail "symlookup failed"
+check_grep "file - build ID differs" nobid.out
+check_grep "$addr [unknown]" nobid.out
+exit 0
