@@ -20,9 +20,9 @@ names_setup
 
 # go_folded RAW: the stacks of `go tool pprof -raw` output RAW as
 # stackcollapse.py prints them (comm;root;...;leaf COUNT, sorted): the
-# first value of each sample, its comm label, each location's functions
-# (the continuation lines are the outer inlining functions), "[unknown]"
-# for a location without any.
+# first value of each sample, its comm label, each location's outermost
+# function (the last of its lines: Debian's perf 6.1 shows no inlined
+# functions in callchains), "[unknown]" for a location without any.
 go_folded() {
 	awk '
 	/^Samples:/ { part = "s"; getline; next }
@@ -54,8 +54,7 @@ go_folded() {
 			for (k = n; k >= 1; k--) {
 				id = v[k]
 				if (nl[id] == 0) { line = line ";[unknown]"; continue }
-				for (j = nl[id]; j >= 1; j--)
-					line = line ";" fn[id, j]
+				line = line ";" fn[id, nl[id]]
 			}
 			sum[line] += cnt[s]
 		}

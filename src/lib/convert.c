@@ -423,6 +423,7 @@ conv_init(struct conv *cv, const struct perfdata *first,
 	 * way perf caps it. */
 	cv->co.user_only = o->user_only;
 	cv->co.kernel_only = o->kernel_only;
+	cv->co.keep_zero = o->format != CONVERT_FORMAT_GPERFTOOLS;
 	cv->co.max_stack = o->max_stack ? o->max_stack : SIZE_MAX;
 	cv->max_unwind = o->max_stack ? o->max_stack : DEFAULT_MAX_STACK;
 	cv->uframes = malloc(cv->max_unwind * sizeof(*cv->uframes));

@@ -175,15 +175,16 @@ put_comm(struct lines *l, const struct ss_sample *s,
 	}
 }
 
-/* The line of sample S: its frames from the root, each location's
- * functions from the outermost inlining one. */
+/* The line of sample S: its frames from the root, each location named
+ * by its symbol's function.  Debian's perf 6.1 adds no inlined
+ * functions to the callchains its scripts see, so neither does this. */
 static void
 make_line(struct lines *l, const struct symstacks *ss,
 	  const struct ss_sample *s, const struct folded_opts *o)
 {
 	size_t start = l->len;
 	bool first = true;
-	uint32_t k, j;
+	uint32_t k;
 
 	if (!o->no_comm) {
 		put_comm(l, s, o);
@@ -191,21 +192,19 @@ make_line(struct lines *l, const struct symstacks *ss,
 	}
 	for (k = o->comm_only ? 0 : s->n; k-- > 0;) {
 		const struct ss_location *loc = &ss->locs[ss->pool[s->off + k]];
-		bool kernel = o->annotate_kernel && loc->map != 0 &&
-			      ss->maps[loc->map - 1].kernel;
 
-		for (j = loc->nlines ? loc->nlines : 1; j-- > 0;) {
-			if (!first)
-				put(l, ";", 1);
-			first = false;
-			if (loc->nlines == 0)
-				put_str(l, "[unknown]");
-			else
-				put_name(l, ss->funcs[ss->lines[loc->line + j]
-							      .func].name, o);
-			if (kernel)
-				put_str(l, "_[k]");
-		}
+		if (!first)
+			put(l, ";", 1);
+		first = false;
+		if (loc->nlines == 0)
+			put_str(l, "[unknown]");
+		else
+			put_name(l, ss->funcs[ss->lines[loc->line +
+						       loc->nlines - 1]
+						      .func].name, o);
+		if (o->annotate_kernel && loc->map != 0 &&
+		    ss->maps[loc->map - 1].kernel)
+			put_str(l, "_[k]");
 	}
 	add_line(l, start, o->periods ? s->period : s->count);
 }
