@@ -7,7 +7,8 @@
 # (testdata/NAME.perf.data.folded, made with no binaries to read: every
 # user frame [unknown]; here too the binaries are hidden with an empty
 # --symfs and HOME).  Where Go's pprof is installed, it reads the pprof
-# outputs; else only their gzip magic is checked.
+# outputs; else only their gzip magic is checked.  perf_to_profile takes
+# pprof's options and writes into the file pprof made.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
 multi=$(testfile multi.perf.data)
@@ -92,6 +93,22 @@ pid=$(sed -n 's/^multi-\([0-9]*\);.*/\1/p' both.folded | head -n 1)
 [ -n "$pid" ] || fail "no multi-PID line in both.folded"
 sed "s/MULTI/$pid/" both.tmp | cat - "$forkexec.folded" | sort > both.exp
 compare_text both.exp both.folded "perf2gperf -o both.folded (2 inputs)"
+
+# perf_to_profile, as pprof runs it: -f to replace OUTPUT, which it
+# writes in place (pprof reads the file it made through its own handle)
+p2p=$top_builddir/src/perf_to_profile
+[ -x "$p2p" ] || hard_error "$p2p is not built"
+: > made.pb.gz
+ino=$(ls -i made.pb.gz | cut -d' ' -f1)
+check_exit 2 "$p2p" -i "$multi" -o made.pb.gz
+check_grep "made.pb.gz exists (-f replaces it)"
+check_exit 0 "$p2p" -i "$multi" -o made.pb.gz -f
+expect_kind made.pb.gz pprof
+[ "$(ls -i made.pb.gz | cut -d' ' -f1)" = "$ino" ] ||
+	fail "perf_to_profile replaced its OUTPUT rather than writing into it"
+check_exit 2 "$p2p" "$multi" x.pb.gz
+check_exit 0 "$p2p" -h
+check_grep "Usage: perf_to_profile -i INPUT -o OUTPUT [-f]" out
 
 if command -v go > /dev/null 2>&1 && go_env &&
    go tool pprof -h > /dev/null 2>&1; then

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perf2gperf: convert a Linux perf.data file into a gperftools CPU
- * profile.  This file is the front end's command line only: the usage,
+ * profile (or pprof's format, or folded stacks); run as perf_to_profile,
+ * the converter pprof runs on a perf.data file.  This file is the front end's command line only: the usage,
  * the options and main().  What it says about the inputs is in report.c,
  * --info in info.c, the output file and its signals in output.c; the
  * work is done in the core library (perfdata, convert, fixup, cpuprof).
@@ -42,7 +43,8 @@ usage(void)
 "Convert a perf.data file (perf record, perf inject; file or pipe mode,\n"
 "either byte order, zstd-compressed with -z, gzip-compressed, or a\n"
 "perf.data directory of perf record --threads) into a gperftools CPU\n"
-"profile that pprof reads.  INPUT '-' reads standard input; OUTPUT '-'\n"
+"profile that pprof reads, a pprof profile with names or folded stacks\n"
+"(--format).  INPUT '-' reads standard input; OUTPUT '-'\n"
 "writes standard output.  With -o, every INPUT goes into OUTPUT: their\n"
 "processes kept apart, their events matched by name with the first's.\n"
 "With no arguments, converts ./perf.data (if there is one) into\n"
