@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "dsofind.h"
 #include "dwlines.h"
 #include "elfsyms.h"
@@ -316,7 +317,7 @@ load_elf(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 	if (!elfsyms_has_symtab(syms) &&
 	    dsofind_debug(s->find, f->path, &f->bin, &f->dbg))
 		syms = f->dbg.elf;
-	r = elfsyms_read(syms, true, &f->syms);
+	r = elfsyms_read(syms, true, true, &f->syms);
 	if (r < 0)
 		return -1;
 	symtab_finish(&f->syms, SYMTAB_ELF);
@@ -388,7 +389,7 @@ load_kernel(struct symbols *s, const struct sym_dso *d)
 		if (w == DSOFIND_FOUND) {
 			uint64_t a;
 
-			r = elfsyms_read(v.elf, false, &s->kernel);
+			r = elfsyms_read(v.elf, false, false, &s->kernel);
 			dsofind_close(&v);
 			if (r < 0)
 				return -1;
@@ -613,6 +614,12 @@ symbols_lookup(struct symbols *s, const struct sym_dso *dso, uint64_t addr,
 done:
 	*out = v;
 	return n;
+}
+
+bool
+symbols_demangles(void)
+{
+	return demangle_available();
 }
 
 const char *
