@@ -8,11 +8,14 @@
 # kernel) with perf script's.  perf's build-ID cache goes into the test
 # directory (HOME), where the driver finds the vdso and the kernel's
 # kallsyms copy as perf script does.
+# With g++ and the demangler built in, the same for
+# testdata/progs/symcxx.cc: C++ names demangled as perf shows them.
 # Then perf's build-ID cache: the program, added with perf buildid-cache
 # and moved away, is found there (and named); a different program put
 # at its path is refused ("build ID differs"), and so is the cache
 # entry's when the recording's build ID is changed.
-# Needs perf allowed to record and gcc; skips otherwise.
+# Needs perf allowed to record and gcc; skips otherwise (the C++ part
+# needs g++ and libiberty, and is left out with a note without them).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 . "$top_srcdir/tests/symframes.sh"
 
@@ -39,6 +42,30 @@ done
 $SYMLOOKUP --home "$HOME" < lookup.in > got ||
 	fail "symlookup failed"
 compare_text expected got "the names of the frames"
+
+# C++ names
+if ! command -v ${CXX:-g++} > /dev/null 2>&1; then
+	echo "note: no g++: C++ names not checked"
+elif [ "$($SYMLOOKUP --demangles)" != yes ]; then
+	echo "note: built without libiberty: C++ names not checked"
+else
+	${CXX:-g++} -O2 -g -fno-omit-frame-pointer -o symcxx \
+		"$(testfile progs/symcxx.cc)" 2> cxx.log || {
+		cat cxx.log >&2
+		hard_error "cannot build symcxx.cc"
+	}
+	perf record -q -g -F 2000 -o cxx.data -- ./symcxx $((n / 2)) \
+		> cxxrec.log 2>&1 || hard_error "perf record failed"
+	perf_frames cxx.data cxx.in cxx.exp
+	for f in "ns::K::spin" "ns::K::run" "twice<unsigned long>" \
+		"(anonymous namespace)::hidden"; do
+		grep -q -F " $f" cxx.exp ||
+			hard_error "perf names no frame $f (recording too short?)"
+	done
+	$SYMLOOKUP --home "$HOME" < cxx.in > cxx.got ||
+		fail "symlookup failed"
+	compare_text cxx.exp cxx.got "the names of the C++ frames"
+fi
 
 # perf's build-ID cache: move the program away after adding it
 bid=$(perf buildid-list -i sym.data | awk '$2 ~ /symprog$/ { print $1 }')

@@ -19,7 +19,9 @@
  *						WHY"
  *
  * Options: --symfs DIR, --home DIR, --vmlinux FILE, --kallsyms FILE,
- * --binaries DIR (repeatable), --lines, --kernel-build-id HEX.
+ * --binaries DIR (repeatable), --lines, --kernel-build-id HEX; or
+ * --demangles alone, which prints "yes" if C++ names are demangled, else
+ * "no".
  * Exit status 0, or 2 on a usage error or when memory runs out.
  */
 #include "config.h"
@@ -64,6 +66,10 @@ main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (strcmp(a, "--demangles") == 0) {
+			puts(symbols_demangles() ? "yes" : "no");
+			return fflush(stdout) != 0 ? 2 : 0;
+		}
 		if (strcmp(a, "--lines") == 0) {
 			o.lines = true;
 			continue;

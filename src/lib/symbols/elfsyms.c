@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "elfsyms.h"
 
 int
@@ -88,7 +89,7 @@ label_section(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
 }
 
 long
-elfsyms_read(Elf *elf, bool dynsym, struct symtab *t)
+elfsyms_read(Elf *elf, bool dynsym, bool demangle, struct symtab *t)
 {
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
@@ -115,7 +116,8 @@ elfsyms_read(Elf *elf, bool dynsym, struct symtab *t)
 		GElf_Shdr ssh;
 		Elf_Scn *sscn;
 		const char *name;
-		int type, vis;
+		char *dm;
+		int type, vis, r;
 		bool label;
 
 		if (gelf_getsym(d, (int)i, &sym) == NULL)
@@ -148,9 +150,14 @@ elfsyms_read(Elf *elf, bool dynsym, struct symtab *t)
 		if (eh.e_machine == EM_ARM && type == STT_FUNC &&
 		    (sym.st_value & 1))
 			sym.st_value--;
-		if (symtab_add(t, sym.st_value, sym.st_size,
+		dm = demangle ? demangle_name(name) : NULL;
+		if (dm != NULL)
+			name = dm;
+		r = symtab_add(t, sym.st_value, sym.st_size,
 			       GELF_ST_BIND(sym.st_info), type, name,
-			       strlen(name)) < 0)
+			       strlen(name));
+		free(dm);
+		if (r < 0)
 			return -1;
 		added++;
 	}

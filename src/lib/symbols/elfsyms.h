@@ -42,10 +42,12 @@ bool elfsyms_has_symtab(Elf *elf);
 
 /*
  * Add the symbols of ELF to T: its .symtab, or its .dynsym if it has no
- * .symtab and DYNSYM is true.  Returns how many were added, or -1 when
- * out of memory.  A malformed table gives what could be read.
+ * .symtab and DYNSYM is true; C++ names demangled if DEMANGLE is true
+ * (perf demangles user-space names, not the kernel's).  Returns how many
+ * were added, or -1 when out of memory.  A malformed table gives what
+ * could be read.
  */
-long elfsyms_read(Elf *elf, bool dynsym, struct symtab *t);
+long elfsyms_read(Elf *elf, bool dynsym, bool demangle, struct symtab *t);
 
 /* The build ID of ELF into BUF (SIZE bytes at most); its length, or 0
  * if it has none. */

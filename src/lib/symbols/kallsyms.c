@@ -23,7 +23,8 @@ parse_line(void *ctx, const char *l, size_t n)
 	char type;
 	int binding;
 
-	if (i == 0 || n - i < 4 || l[i] != ' ' || l[i + 2] != ' ')
+	if (i == 0 || addr == 0 || n - i < 4 || l[i] != ' ' ||
+	    l[i + 2] != ' ')
 		return 0;
 	type = l[i + 1];
 	if (type != 'T' && type != 't' && type != 'W' && type != 'w')

@@ -4,9 +4,10 @@
  * TYPE NAME\t[MODULE]" per line), as perf reads one: only text symbols
  * (types T, t, W, w); a W symbol is weak, another upper-case one global,
  * a lower-case one local; names starting with '$' (ARM's mapping
- * symbols) left out; and, unlike perf, a symbol at address 0 too, since
- * /proc/kallsyms shows every address as 0 to a reader it hides them
- * from.  And the running kernel's build ID, from /sys/kernel/notes.
+ * symbols) left out; and lines at address 0 left out too: /proc/kallsyms
+ * shows every address as 0 to a reader it hides them from, and such a
+ * table names nothing.  And the running kernel's build ID, from
+ * /sys/kernel/notes.
  */
 #ifndef P2G_KALLSYMS_H
 #define P2G_KALLSYMS_H

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "dsofind.h"
 #include "dwlines.h"
 #include "elfsyms.h"
@@ -36,6 +37,7 @@ struct sfile {
 	enum file_kind kind;
 	char *path;		/* as recorded */
 	char *module;		/* FILE_MODULE: "[name]" as kallsyms has it */
+	char *source;		/* FILE_PERFMAP: the perf map read */
 	bool loaded;
 	const char *why;	/* why no file was read, or NULL */
 	struct dsofind_file bin, dbg;
@@ -78,6 +80,7 @@ struct symbols {
 	uint8_t kernel_bid[DSOFIND_MAX_BUILD_ID];
 	size_t kernel_nbid;
 	const char *kernel_why;
+	char *kernel_source;	/* the file the kernel's symbols came from */
 };
 
 static const char why_not_found[] = "not found";
@@ -113,6 +116,7 @@ sfile_release(struct sfile *f)
 	free(f->key);
 	free(f->path);
 	free(f->module);
+	free(f->source);
 	dsofind_close(&f->bin);
 	dsofind_close(&f->dbg);
 	elfsyms_loads_free(&f->loads);
@@ -140,6 +144,7 @@ symbols_free(struct symbols *s)
 		free(b);
 	}
 	symtab_free(&s->kernel);
+	free(s->kernel_source);
 	dsofind_free(s->find);
 	free(s);
 }
@@ -316,7 +321,7 @@ load_elf(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 	if (!elfsyms_has_symtab(syms) &&
 	    dsofind_debug(s->find, f->path, &f->bin, &f->dbg))
 		syms = f->dbg.elf;
-	r = elfsyms_read(syms, true, &f->syms);
+	r = elfsyms_read(syms, true, true, &f->syms);
 	if (r < 0)
 		return -1;
 	symtab_finish(&f->syms, SYMTAB_ELF);
@@ -359,6 +364,15 @@ vmlinux_symbol(const struct symtab *t, const char *name, uint64_t *addr)
 	return false;
 }
 
+/* The kernel's symbols came from PATH.  0, or -1 when out of memory. */
+static int
+kernel_from(struct symbols *s, const char *path)
+{
+	s->kernel_why = NULL;
+	s->kernel_source = strdup(path);
+	return s->kernel_source != NULL ? 0 : -1;
+}
+
 /*
  * The kernel's symbols: from the --vmlinux file (with the recorded build
  * ID), a --kallsyms file, the kallsyms copy in perf's cache for the
@@ -372,7 +386,7 @@ load_kernel(struct symbols *s, const struct sym_dso *d)
 	char hex[2 * DSOFIND_MAX_BUILD_ID + 1];
 	const char *home = dsofind_home(s->find);
 	char *path = NULL;
-	long r = 0;
+	long r;
 
 	s->kernel_tried = true;
 	s->kernel_why = why_not_found;
@@ -388,11 +402,14 @@ load_kernel(struct symbols *s, const struct sym_dso *d)
 		if (w == DSOFIND_FOUND) {
 			uint64_t a;
 
-			r = elfsyms_read(v.elf, false, &s->kernel);
+			r = elfsyms_read(v.elf, false, false, &s->kernel);
 			dsofind_close(&v);
 			if (r < 0)
 				return -1;
 			symtab_finish(&s->kernel, SYMTAB_ELF);
+			s->kernel_source = strdup(s->o.vmlinux);
+			if (s->kernel_source == NULL)
+				return -1;
 			/* a relocated kernel: perf's reference symbol is
 			 * where the recording's kernel map starts */
 			if (d != NULL && d->pgoff != 0 &&
@@ -405,10 +422,8 @@ load_kernel(struct symbols *s, const struct sym_dso *d)
 	}
 	if (s->o.kallsyms != NULL) {
 		r = kallsyms_read(s->o.kallsyms, &s->kernel);
-		if (r > 0) {
-			s->kernel_why = NULL;
-			return 0;
-		}
+		if (r > 0)
+			return kernel_from(s, s->o.kallsyms);
 		symtab_free(&s->kernel);
 	}
 	if (bid != NULL && home != NULL) {
@@ -421,23 +436,21 @@ load_kernel(struct symbols *s, const struct sym_dso *d)
 		snprintf(path, n, "%s/.debug/[kernel.kallsyms]/%s/kallsyms",
 			 home, hex);
 		r = kallsyms_read(path, &s->kernel);
-		free(path);
 		if (r > 0) {
-			s->kernel_why = NULL;
-			return 0;
+			r = kernel_from(s, path);
+			free(path);
+			return (int)r;
 		}
+		free(path);
 		symtab_free(&s->kernel);
 	}
 	if (bid == NULL || running_kernel_is(bid, s->kernel_nbid)) {
 		r = kallsyms_read("/proc/kallsyms", &s->kernel);
-		if (r > 0 && s->kernel.n > 0 &&
-		    s->kernel.syms[s->kernel.n - 1].start != 0) {
-			s->kernel_why = NULL;
-			return 0;
-		}
+		if (r > 0)
+			return kernel_from(s, "/proc/kallsyms");
 		symtab_free(&s->kernel);
 	}
-	return r < -1 ? -1 : 0;
+	return 0;
 }
 
 static int
@@ -473,8 +486,10 @@ load(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 		if (perfmap_read(p, &f->syms) < 0) {
 			symtab_free(&f->syms);
 			f->why = why_not_found;
+			return 0;
 		}
-		return 0;
+		f->source = strdup(p);
+		return f->source != NULL ? 0 : -1;
 	}
 	case FILE_NONE:
 		f->why = why_not_found;
@@ -615,6 +630,12 @@ done:
 	return n;
 }
 
+bool
+symbols_demangles(void)
+{
+	return demangle_available();
+}
+
 const char *
 symbols_file(struct symbols *s, const struct sym_dso *dso, const char **why)
 {
@@ -634,6 +655,11 @@ symbols_file(struct symbols *s, const struct sym_dso *dso, const char **why)
 	}
 	if (f->kind == FILE_ELF && f->bin.path != NULL)
 		return f->bin.path;
+	if (f->kind == FILE_PERFMAP && f->source != NULL)
+		return f->source;
+	if ((f->kind == FILE_KERNEL || f->kind == FILE_MODULE) &&
+	    s->kernel_source != NULL)
+		return s->kernel_source;
 	if (f->why != NULL) {
 		if (why != NULL)
 			*why = f->why;

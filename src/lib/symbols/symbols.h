@@ -79,4 +79,8 @@ int symbols_lookup(struct symbols *s, const struct sym_dso *dso,
 const char *symbols_file(struct symbols *s, const struct sym_dso *dso,
 			 const char **why);
 
+/* True if C++ names are demangled as perf demangles them (configure
+ * found libiberty); else they stay mangled. */
+bool symbols_demangles(void);
+
 #endif

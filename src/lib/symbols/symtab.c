@@ -202,12 +202,14 @@ symtab_finish(struct symtab *t, enum symtab_kind kind)
 			p->end = c->start;
 			continue;
 		}
+		/* perf 6.1 tells only the kernel from modules here: the
+		 * last symbol of one module reaches the next module */
 		pm = module_of(symtab_name(t, p));
 		cm = module_of(symtab_name(t, c));
-		if ((pm == NULL) != (cm == NULL) ||
-		    (pm != NULL && strcmp(pm, cm) != 0))
-			p->end = page_after(p->end == UINT64_MAX - 4095 ?
-						    p->end : p->end + 4096);
+		if ((pm == NULL) != (cm == NULL))
+			p->end = p->end > UINT64_MAX - 4096
+					 ? UINT64_MAX
+					 : page_after(p->end + 4096);
 		else
 			p->end = c->start;
 	}

@@ -7,9 +7,10 @@
  *
  * perf's rules (tools/perf/util/symbol.c), in the order it applies them:
  * - a symbol of size 0 ends where the next one starts; the last one at
- *   the end of the page after its start's page.  In a kallsyms table the
- *   last symbol of the kernel or of a module (names carry the module in
- *   brackets) ends a page on instead of at the next module's start;
+ *   the end of the page after its start's page.  In a kallsyms table a
+ *   symbol followed by one on the other side of the kernel's boundary
+ *   with the modules (names carry their module in brackets) ends at the
+ *   end of the page after its own instead;
  * - of symbols that start at one address, one is kept: the one with a
  *   non-zero size, else a non-weak one, else a global one, else the one
  *   with fewer leading underscores, else the longer name, else (a tie)
