@@ -22,11 +22,13 @@ src/perf2gperf --stats testdata/example.perf.data example.prof
 echo "== validating example.prof"
 src/gperfcheck --summary example.prof
 
-# Show pprof's view.  google-pprof (perl, from google-perftools)
-# symbolizes C programs with nm and addr2line; 'go tool pprof' reads the
-# same stacks but can name only Go functions.  Both find the program by
-# its base name: the recording names /work/main/testdata/progs/multi,
-# which a fresh checkout rebuilds here with the same compiler and flags.
+# Show pprof's view.  The recording names /work/main/testdata/progs/multi,
+# which a fresh checkout rebuilds here with the same compiler and flags
+# but, built at another path, with another build ID: Go pprof (which
+# shows every frame, kernel ones included; see README) refuses such a
+# binary, while google-pprof (perl, from google-perftools) checks no
+# build ID and symbolizes it with nm and addr2line, leaving kernel frames
+# out.  'go tool pprof' reads the same stacks but names no C functions.
 testdata/progs/mkprogs.sh >/dev/null 2>&1 || true
 if command -v google-pprof >/dev/null 2>&1; then
 	echo "== google-pprof --text testdata/progs/multi example.prof"

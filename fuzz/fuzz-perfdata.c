@@ -77,7 +77,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.no_threads = true;
 	o.warn = ignore;
 	o.symfs = symfs;
-	o.split = (size & 1) != 0;
+	/* odd sizes split, by process, thread or command */
+	o.split = size & 1 ? (enum convert_split)(CONVERT_SPLIT_PID +
+						  (size >> 3) % 3)
+			   : CONVERT_SPLIT_NONE;
 	o.weight = size & 2 ? CONVERT_WEIGHT_PERIOD : CONVERT_WEIGHT_SAMPLES;
 	o.slot_bits = size & 4 ? 32 : 0;
 	(void)convert_run(&pd, 1, &o, sink, NULL, &st, &err);

@@ -146,4 +146,28 @@ rm -f dwarfprog.perf.data.unsorted dwarfprog.log
 rm -rf $FX
 #<<< dwarf
 
+# ---- a system-wide recording (perf record -a) ------------------------------
+# Whatever else runs on the machine is in it too: the test programs, a
+# loop of short commands (many processes of a few samples each, some
+# under one command) and other users' processes and kernel threads.
+# Committed gzip-compressed, with perf script's samples per pid and tid
+# as the oracle of the --split tests.
+#>>> system-wide
+rm -f "$T/system-wide.perf.data.gz"
+(cd "$T/progs" && $PERF record -a -g -e cpu-clock -F 499 \
+	-o ../system-wide.perf.data -- sh -c './threads; for i in $(seq 30); do sh -c "ls -R /usr/share/doc; cat /proc/cpuinfo" >/dev/null 2>&1; done; ./multi')
+cd "$T"
+chmod 644 system-wide.perf.data
+$PERF script -i system-wide.perf.data -F pid,tid 2>/dev/null |
+	tr '/' ' ' | awk '{ n[$1 " " $2]++ } END { for (k in n) print k, n[k] }' |
+	LC_ALL=C sort -n > system-wide.perf.data.counts
+{
+	echo "== system-wide.perf.data (committed as system-wide.perf.data.gz)"
+	echo "samples: $(awk '{ s += $3 } END { print s }' system-wide.perf.data.counts)," \
+		"processes: $(cut -d' ' -f1 system-wide.perf.data.counts | sort -u | wc -l)," \
+		"threads: $(wc -l < system-wide.perf.data.counts)"
+} >> fixtures.stats
+gzip -9 -n -f system-wide.perf.data
+#<<< system-wide
+
 cat fixtures.stats

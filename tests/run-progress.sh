@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: MIT
 # The progress line (--progress shows it from the start, whatever stderr
 # is): it names the input, the share of its size and the samples so far
-# (the bytes and samples for a stream); it is cleared before every
-# message (a warning, a note, the statistics) and at the end,
-# so that no message shares a line of the screen with it.  Without
-# --progress, a stderr that is not a terminal gets none; -q silences it.
+# (the bytes and samples for a stream), and while a file-mode perf.data
+# on standard input is copied to a temporary file, the share of it
+# copied; it is cleared before every message (a warning, a note, the
+# statistics) and at the end, so that no message shares a line of the
+# screen with it.  Without --progress, a stderr that is not a terminal
+# gets none; -q silences it.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
 two=$(testfile multi-2ev.perf.data)
@@ -44,6 +46,20 @@ check_grep "statistics:"
 grep -Eq '\(standard input\): [0-9]+ KiB, [0-9]+ samples' err ||
 	fail "no bytes and samples for a stream: $(cat err)"
 clean err
+
+# a file-mode perf.data on standard input: the copy, then the reading
+check_exit 0 sh -c 'cat "$2" | "$1" --progress - out.prof' sh \
+	"$PERF2GPERF" "$two"
+tr '\r' '\n' < err |
+	grep -Eq '^perf2gperf: \(standard input\): copying to a temporary file: +[0-9]+% of [0-9]+ KiB$' ||
+	fail "no progress while standard input is copied: $(cat err)"
+check_grep "2 sampling events"
+clean err
+check_exit 0 sh -c 'cat "$2" | "$1" - out.prof' sh "$PERF2GPERF" "$two"
+! grep -q "$cr" err || fail "a progress line of the copy without a terminal"
+check_exit 0 sh -c 'cat "$2" | "$1" -q --progress - out.prof' sh \
+	"$PERF2GPERF" "$two"
+[ ! -s err ] || fail "-q --progress printed while copying: $(cat err)"
 
 # a warning while the records are read (a stream cut inside a record)
 head -c 30000 "$pipe" > cut.data

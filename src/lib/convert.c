@@ -431,7 +431,7 @@ conv_init(struct conv *cv, const struct perfdata *first,
 	 * and the folded stacks name each stack's thread. */
 	cv->ag = aggregate_new(o->weight == CONVERT_WEIGHT_PERIOD ||
 				       o->format == CONVERT_FORMAT_PPROF,
-			       o->by_thread ||
+			       o->by_thread || o->split == CONVERT_SPLIT_TID ||
 				       o->format != CONVERT_FORMAT_GPERFTOOLS);
 	if (cv->as == NULL || cv->uframes == NULL || cv->ag == NULL)
 		return -1;

@@ -41,6 +41,15 @@ enum convert_format {
 	CONVERT_FORMAT_FOLDED,		/* folded.h */
 };
 
+/* What makes one profile with split: a process, a thread, or every
+ * process of one command (struct process.comm). */
+enum convert_split {
+	CONVERT_SPLIT_NONE,	/* one profile */
+	CONVERT_SPLIT_PID,
+	CONVERT_SPLIT_TID,
+	CONVERT_SPLIT_COMM,
+};
+
 /* What a profile counts per stack. */
 enum convert_weight {
 	CONVERT_WEIGHT_SAMPLES,	/* samples */
@@ -56,10 +65,13 @@ struct convert_opts {
 	const char *comm;	/* keep only threads with this command */
 	bool user_only;		/* drop kernel frames */
 	bool kernel_only;	/* drop user frames */
-	bool split;		/* one profile per process */
+	enum convert_split split;	/* one profile, or one per ... */
 	bool by_thread;		/* keep the stacks of threads apart
 				   (aggregate.h), for an output that
-				   tells them apart */
+				   tells them apart (split by thread
+				   does) */
+	uint64_t min_samples;	/* leave out the profiles (with split)
+				   or the processes with fewer samples */
 	enum convert_format format;
 	struct folded_opts folded;	/* for CONVERT_FORMAT_FOLDED (its
 					   periods: from weight) */
@@ -117,6 +129,10 @@ struct convert_stats {
 	uint64_t other_events;		/* of events not in the first input */
 	size_t failed_input;		/* the input that could not be read */
 	size_t processes;		/* processes with samples */
+	size_t left_out;		/* profiles (with split) or processes
+					   under min_samples */
+	uint64_t samples_left_out;	/* their samples */
+	uint64_t most_left_out;		/* the most samples of one of them */
 	uint64_t period_us;
 	bool period_guessed;		/* the event gave no time period */
 	const struct perf_attr *event;	/* the event converted */
@@ -133,7 +149,8 @@ struct convert_stats {
 	unsigned slot_bits;	/* of the profiles written */
 };
 
-/* One profile made: the merged one, or with split one per process. */
+/* One profile made: the merged one, or with split one per process,
+ * thread or command. */
 struct convert_result {
 	enum convert_format format;
 	struct profile *profile;	/* CONVERT_FORMAT_GPERFTOOLS */
@@ -141,7 +158,9 @@ struct convert_result {
 	const struct pprof_meta *pprof;	/* CONVERT_FORMAT_PPROF */
 	const struct folded_opts *folded;	/* CONVERT_FORMAT_FOLDED */
 	int32_t pid;		/* the process, or -1 for several */
-	char comm[32];		/* its command */
+	int32_t tid;		/* split by thread: the thread; else -1 */
+	char comm[32];		/* the command of the process, or thread,
+				   or of every process */
 	size_t processes;	/* processes in the profile */
 	uint64_t samples;	/* samples in it */
 	uint64_t stacks;	/* distinct stacks written */
@@ -164,8 +183,9 @@ typedef int (*convert_sink)(void *ctx, const struct convert_result *r,
 /*
  * Read all the data of the NPDS inputs PDS and make the profile of the
  * samples of the selected event that pass the filters: one for all their
- * processes, or with o->split one per process, most samples first; hand
- * each to SINK.  The inputs' processes are kept apart; their events are
+ * processes, or with o->split one per process, thread or command, most
+ * samples first (those under o->min_samples left out); hand each to
+ * SINK.  The inputs' processes are kept apart; their events are
  * matched by name with the first input's (samples of other events are
  * counted in other_events), whose header (byte order, build ids, arch)
  * also stands for all.  Returns 0, or -1 with ERR set (and, if reading

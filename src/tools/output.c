@@ -168,23 +168,64 @@ is_input(const struct output_sink *sink, const char *output)
 	return false;
 }
 
-/* OUTPUT with --split: %p the pid, %c the command (with '/' as '_'), %%
- * a percent sign.  False if the name would be too long. */
+/* Whether the --split pattern PAT holds %C (a % escaped as %%). */
+static bool
+has_field(const char *pat, char c)
+{
+	for (; *pat != '\0'; pat++)
+		if (*pat == '%' && pat[1] != '\0') {
+			if (*++pat == c)
+				return true;
+		}
+	return false;
+}
+
+void
+output_check_pattern(const char *output, enum convert_split mode)
+{
+	static const char *const need[] = {
+		[CONVERT_SPLIT_PID] = "--split, OUTPUT must be a file name "
+				      "pattern with %p (the pid)",
+		[CONVERT_SPLIT_TID] = "--split=tid, OUTPUT must be a file "
+				      "name pattern with %t (the thread id)",
+		[CONVERT_SPLIT_COMM] = "--split=comm, OUTPUT must be a file "
+				       "name pattern with %c (the command)",
+	};
+	static const char field[] = {
+		[CONVERT_SPLIT_PID] = 'p',
+		[CONVERT_SPLIT_TID] = 't',
+		[CONVERT_SPLIT_COMM] = 'c',
+	};
+
+	if (strcmp(output, "-") == 0 || !has_field(output, field[mode]))
+		message_usage("with %s in it", need[mode]);
+	if (mode != CONVERT_SPLIT_TID && has_field(output, 't'))
+		message_usage("OUTPUT: %%t (the thread id) needs --split=tid");
+	if (mode == CONVERT_SPLIT_COMM && has_field(output, 'p'))
+		message_usage("OUTPUT: with --split=comm, %%p has no one "
+			      "value: a command's profile holds its "
+			      "processes");
+}
+
+/* The --split pattern PAT for R: %p the pid, %t the thread id, %c the
+ * command (with '/' as '_'), %% a percent sign.  False if the name
+ * would be too long. */
 static bool
 expand_pattern(const char *pat, const struct convert_result *r, char *out,
 	       size_t size)
 {
 	size_t n = 0;
 	const char *c;
-	char pid[16];
+	char num[16];
 
 	for (; *pat != '\0'; pat++) {
 		const char *add = NULL;
 		char one[2] = { *pat, '\0' };
 
-		if (*pat == '%' && pat[1] == 'p') {
-			snprintf(pid, sizeof(pid), "%d", r->pid);
-			add = pid;
+		if (*pat == '%' && (pat[1] == 'p' || pat[1] == 't')) {
+			snprintf(num, sizeof(num), "%d",
+				 pat[1] == 'p' ? r->pid : r->tid);
+			add = num;
 			pat++;
 		} else if (*pat == '%' && pat[1] == 'c') {
 			for (c = r->comm[0] ? r->comm : "unknown"; *c; c++) {
@@ -207,6 +248,38 @@ expand_pattern(const char *pat, const struct convert_result *r, char *out,
 	}
 	out[n] = '\0';
 	return true;
+}
+
+/* Remember NAME as written with --split; -1 with ERR set if it was
+ * already, or when out of memory. */
+static int
+claim_name(struct output_sink *sink, const char *name,
+	   struct p2g_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < sink->nnames; i++)
+		if (strcmp(sink->names[i], name) == 0)
+			return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
+					"two profiles would both be written "
+					"here; make the pattern tell them "
+					"apart (%%p, %%t)");
+	if (sink->nnames == sink->cap_names) {
+		size_t nc = sink->cap_names ? sink->cap_names * 2 : 64;
+		char **nn = realloc(sink->names, nc * sizeof(*nn));
+
+		if (nn == NULL)
+			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+					"out of memory");
+		sink->names = nn;
+		sink->cap_names = nc;
+	}
+	sink->names[sink->nnames] = strdup(name);
+	if (sink->names[sink->nnames] == NULL)
+		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+				"out of memory");
+	sink->nnames++;
+	return 0;
 }
 
 /* What R's profile may do wrong in pprof, said about OUTPUT. */
@@ -297,6 +370,21 @@ write_file(struct output_sink *sink, const char *output,
 	return 0;
 }
 
+/* With --split: a note naming R's profile, written to OUTPUT. */
+static void
+note_split(const char *output, const struct convert_result *r)
+{
+	if (r->tid >= 0)
+		message_note(output, "thread %d of pid %d (%s): %" PRIu64
+			     " samples", r->tid, r->pid, r->comm, r->samples);
+	else if (r->processes > 1)
+		message_note(output, "command %s: %zu processes, %" PRIu64
+			     " samples", r->comm, r->processes, r->samples);
+	else
+		message_note(output, "pid %d (%s): %" PRIu64 " samples",
+			     r->pid, r->comm, r->samples);
+}
+
 int
 output_write(void *ctx, const struct convert_result *r,
 	     struct p2g_error *err)
@@ -304,6 +392,7 @@ output_write(void *ctx, const struct convert_result *r,
 	struct output_sink *sink = ctx;
 	char name[PATH_MAX];
 	const char *output = sink->output;
+	bool quiet_split = sink->split && !sink->verbose;
 
 	report_input(sink->rp, 0);	/* all read: notes name the first */
 	if (sink->split) {
@@ -312,12 +401,24 @@ output_write(void *ctx, const struct convert_result *r,
 					"output name for pid %d is too long",
 					r->pid);
 		output = name;
+		if (claim_name(sink, output, err) < 0) {
+			snprintf(sink->failed, sizeof(sink->failed), "%s",
+				 output);
+			return -1;
+		}
 	}
 	if (sink->stats)
 		report_result_stats(strcmp(output, "-") ? output
 							: "(standard output)",
 				    r);
-	warn_result(output, r);
+	/* Split, the warnings are counted for the summary instead. */
+	if (quiet_split) {
+		sink->strips += r->perl_strips;
+		sink->collisions += r->collisions > 0;
+		sink->unconverged += !r->fixup_converged;
+	} else {
+		warn_result(output, r);
+	}
 	if (strcmp(output, "-") == 0) {
 		if (convert_write(r, STDOUT_FILENO, err) < 0) {
 			snprintf(sink->failed, sizeof(sink->failed), "%s",
@@ -329,21 +430,65 @@ output_write(void *ctx, const struct convert_result *r,
 	}
 	if (write_file(sink, output, r, err) < 0)
 		return -1;
-	if (sink->split)
-		message_note(output, "pid %d (%s): %" PRIu64 " samples",
-			     r->pid, r->comm, r->samples);
-	else if (r->processes > 1)
+	if (sink->split && sink->verbose)
+		note_split(output, r);
+	else if (!sink->split && r->processes > 1)
 		message_note(sink->rp->name, "%zu processes merged into one "
 			     "profile%s (--split writes one per process)",
 			     r->processes,
 			     r->relocated ? ", some mappings relocated" : "");
 	sink->written++;
+	sink->samples += r->samples;
 	return 0;
+}
+
+void
+output_summary(const struct output_sink *sink, const char *input,
+	       const struct convert_stats *st, const struct convert_opts *o)
+{
+	static const char *const per[] = {
+		[CONVERT_SPLIT_PID] = "process",
+		[CONVERT_SPLIT_TID] = "thread",
+		[CONVERT_SPLIT_COMM] = "command",
+	};
+	char out[200] = "";
+
+	if (st->left_out)
+		snprintf(out, sizeof(out), "; %zu with fewer than %" PRIu64
+			 " samples left out (%" PRIu64 " samples)",
+			 st->left_out, o->min_samples, st->samples_left_out);
+	message_note(input, "%zu profile%s (one per %s), %" PRIu64
+		     " samples written%s", sink->written,
+		     sink->written == 1 ? "" : "s", per[sink->split],
+		     sink->samples, out);
+	if (sink->strips)
+		message_warning(input, P2G_NO_OFFSET,
+				"in %zu of the profiles every stack has the "
+				"same second frame; google-pprof removes it "
+				"unless run with --no-auto-signal-frm (-v "
+				"names them)", sink->strips);
+	if (sink->collisions)
+		message_warning(input, P2G_NO_OFFSET,
+				"in %zu of the profiles some mapped files "
+				"found no free place and overlap others (-v "
+				"names them)", sink->collisions);
+	if (sink->unconverged)
+		message_warning(input, P2G_NO_OFFSET,
+				"%zu of the profiles could not protect every "
+				"stack from Go pprof's frame removal (-v "
+				"names them)", sink->unconverged);
 }
 
 void
 output_sink_release(struct output_sink *sink)
 {
+	size_t i;
+
+	for (i = 0; i < sink->nnames; i++)
+		free(sink->names[i]);
+	free(sink->names);
+	sink->names = NULL;
+	sink->nnames = sink->cap_names = 0;
 	free(sink->idev);
 	free(sink->iino);
 	sink->idev = NULL;

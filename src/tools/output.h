@@ -24,7 +24,8 @@
 /* What output_write() needs from main(); zeroed, then filled in. */
 struct output_sink {
 	const char *output;	/* OUTPUT, or with --split its pattern */
-	bool split, stats;
+	enum convert_split split;
+	bool stats, verbose;
 	bool in_place;		/* write into an existing OUTPUT rather
 				   than replace it (perf_to_profile: pprof
 				   reads the file it made, already open) */
@@ -35,6 +36,13 @@ struct output_sink {
 	char failed[PATH_MAX];	/* the output an error is about, or "":
 				   the input */
 	size_t written;
+	/* With --split: the samples written, the names (to refuse writing
+	 * one twice), and the profiles each warning of warn_result() is
+	 * about, told once in output_summary() unless verbose. */
+	uint64_t samples;
+	char **names;
+	size_t nnames, cap_names;
+	size_t strips, collisions, unconverged;
 };
 
 /* Remove the temporary file, if one is left, with async-signal-safe
@@ -55,6 +63,18 @@ int output_add_identities(struct output_sink *sink,
  * and in sink->failed the output it is about ("" for the input). */
 int output_write(void *ctx, const struct convert_result *r,
 		 struct p2g_error *err);
+
+/* Check the --split pattern OUTPUT for MODE: a file name that holds
+ * what tells MODE's profiles apart (%p, %t or %c), and nothing that has
+ * no value in them; else a usage error. */
+void output_check_pattern(const char *output, enum convert_split mode);
+
+/* After a conversion with --split (options O, statistics ST) of INPUT:
+ * one note for all the profiles written, and a warning for each kind of
+ * trouble some of them have (the profiles named with -v). */
+void output_summary(const struct output_sink *sink, const char *input,
+		    const struct convert_stats *st,
+		    const struct convert_opts *o);
 
 /* Free what SINK holds; the sink itself is the caller's. */
 void output_sink_release(struct output_sink *sink);

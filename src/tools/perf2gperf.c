@@ -83,8 +83,15 @@ usage(void)
 "\n"
 "Output (the processes left are merged into one profile, each mapped\n"
 "file at one place; a lone process keeps its own addresses):\n"
-"      --split          write one profile per process; OUTPUT is then a\n"
-"                       pattern: %%p the pid, %%c the command, %%%% a %%\n"
+"      --split[=pid|tid|comm]\n"
+"                       write one profile per process (pid, the default),\n"
+"                       thread (tid) or command (comm: every process of\n"
+"                       one command together); OUTPUT is then a pattern\n"
+"                       that must hold %%p, %%t or %%c respectively:\n"
+"                       %%p the pid, %%t the thread id, %%c the command,\n"
+"                       %%%% a %%\n"
+"      --min-samples N  leave out the profiles (with --split) or the\n"
+"                       processes that have fewer than N samples\n"
 "      --weight samples|period\n"
 "                       count samples (default), or their periods in\n"
 "                       units of the header period (folded: the periods\n"
@@ -123,6 +130,8 @@ usage(void)
 "                       samples) from the start, even when stderr is not\n"
 "                       a terminal; without it, a terminal gets it after\n"
 "                       two seconds\n"
+"  -v, --verbose        with --split, a note for every profile written\n"
+"                       and its warnings (without, one summary)\n"
 "  -q, --quiet          print no warnings or notes, only errors\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n"
@@ -180,7 +189,7 @@ struct options {
 	const char *output;		/* -o OUTPUT, or the last argument */
 	char **inputs;			/* INPUT... */
 	size_t ninputs;
-	bool info, stats, debuginfod, progress;
+	bool info, stats, debuginfod, progress, verbose;
 	bool format_set;		/* --format given */
 	bool recording;		/* perf2gperf record: the input is perf's */
 	uint64_t max_inflate;		/* --max-inflate */
@@ -245,6 +254,19 @@ format_of(const char *output)
 			return by[i].f;
 	}
 	return CONVERT_FORMAT_GPERFTOOLS;
+}
+
+/* --split[=pid|tid|comm] */
+static enum convert_split
+parse_split(const char *arg)
+{
+	if (arg == NULL || strcmp(arg, "pid") == 0)
+		return CONVERT_SPLIT_PID;
+	if (strcmp(arg, "tid") == 0)
+		return CONVERT_SPLIT_TID;
+	if (strcmp(arg, "comm") != 0)
+		message_usage("--split: '%s' is not pid, tid or comm", arg);
+	return CONVERT_SPLIT_COMM;
 }
 
 /* --byte-order little|big|native */
@@ -318,7 +340,14 @@ parse_option(int c, char **argv, struct options *op)
 		o->kernel_only = true;
 		break;
 	case 'S':
-		o->split = true;
+		o->split = parse_split(optarg);
+		break;
+	case 'm':
+		o->min_samples = message_parse_uint("--min-samples", optarg, 0,
+						    UINT64_MAX);
+		break;
+	case 'v':
+		op->verbose = true;
 		break;
 	case 'W':
 		o->slot_bits = parse_slot_width(optarg);
@@ -433,6 +462,8 @@ check_arguments(int argc, char **argv, struct options *op)
 	op->ninputs = (size_t)(argc - optind);
 	if (op->ninputs > 1 && o->split)
 		message_usage("--split takes one INPUT");
+	if (o->split && op->output != NULL)
+		output_check_pattern(op->output, o->split);
 	if (!op->format_set && op->output != NULL)
 		op->conv.format = format_of(op->output);
 	/* stackcollapse.py refuses these too: the ids follow the comm */
@@ -461,7 +492,9 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "byte-order", required_argument, NULL, 'B' },
 		{ "user-only", no_argument, NULL, 'U' },
 		{ "kernel-only", no_argument, NULL, 'K' },
-		{ "split", no_argument, NULL, 'S' },
+		{ "split", optional_argument, NULL, 'S' },
+		{ "min-samples", required_argument, NULL, 'm' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "slot-width", required_argument, NULL, 'W' },
 		{ "weight", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
@@ -488,7 +521,7 @@ parse_options(int argc, char **argv, struct options *op)
 	memset(op, 0, sizeof(*op));
 	op->max_inflate = INFLATE_RATIO_DEFAULT;
 	opterr = 0;	/* our own messages, with our own prefix */
-	while ((c = getopt_long(argc, argv, ":o:e:p:t:c:f:isqhV", longopts,
+	while ((c = getopt_long(argc, argv, ":o:e:p:t:c:f:isvqhV", longopts,
 				NULL)) != -1)
 		parse_option(c, argv, op);
 	/* libdw asks the servers in DEBUGINFOD_URLS for what it cannot find
@@ -615,20 +648,15 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	struct convert_opts *o = &op->conv;
 	struct convert_stats st;
 
-	if (o->split && (strcmp(op->output, "-") == 0 ||
-			 strstr(op->output, "%p") == NULL))
-		message_usage("with --split, OUTPUT must be a file name "
-			      "pattern with %%p (the pid) in it");
 	sink->output = op->output;
 	sink->split = o->split;
+	sink->verbose = op->verbose;
 	sink->stats = op->stats;
 	sink->rp = rp;
 	o->input_start = report_input_start;
 	o->progress = report_progress;
 	o->warn = report_warn;
 	o->progress_ctx = rp;
-	if (!message_quiet && (op->progress || isatty(STDERR_FILENO)))
-		rp->progress = op->progress ? 2 : 1;
 	if (convert_run(pds, op->ninputs, o, output_write, sink, &st,
 			err) < 0) {
 		message_error(sink->failed[0] != '\0'
@@ -639,6 +667,8 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	}
 	message_status_end();
 	report_input(rp, 0);
+	if (o->split)
+		output_summary(sink, rp->name, &st, o);
 	report_notes(rp, &st, o, pds[0]);
 	if (op->recording)
 		message_note(op->output, "%" PRIu64 " samples written",
@@ -653,6 +683,7 @@ main(int argc, char **argv)
 {
 	struct options op;
 	struct report rp;
+	struct perfdata_open_opts oo;
 	struct output_sink sink;
 	struct p2g_error err;
 	struct perfdata **pds = NULL;
@@ -703,6 +734,14 @@ main(int argc, char **argv)
 		parse_options(argc, argv, &op);
 	}
 	report_init(&rp, op.recording ? rec_names : op.inputs);
+	if (!message_quiet && (op.progress || isatty(STDERR_FILENO)))
+		rp.progress = op.progress ? 2 : 1;
+	memset(&oo, 0, sizeof(oo));
+	oo.max_inflate = op.max_inflate;
+	oo.warn = report_warn;
+	oo.warn_ctx = &rp;
+	oo.spool_progress = report_spool;
+	oo.progress_ctx = &rp;
 	pds = calloc(op.ninputs, sizeof(*pds));
 	if (pds == NULL) {
 		fprintf(stderr, "%s: out of memory\n", progname);
@@ -711,8 +750,7 @@ main(int argc, char **argv)
 	for (k = 0; k < op.ninputs; k++) {
 		report_input(&rp, k);
 		name_input(op.inputs[k], NULL);
-		pds[k] = perfdata_open_limited(op.inputs[k], op.max_inflate,
-					       report_warn, &rp, &err);
+		pds[k] = perfdata_open_with(op.inputs[k], &oo, &err);
 		if (pds[k] == NULL) {
 			message_error(report_where(&rp, err.part), &err);
 			ret = p2g_exit_status(err.status);
@@ -724,6 +762,7 @@ main(int argc, char **argv)
 			goto out;
 		}
 	}
+	message_status_end();
 	report_input(&rp, 0);
 	if (op.info)
 		ret = info_print(pds[0], &rp);

@@ -27,6 +27,7 @@ report_init(struct report *rp, char *const *names)
 	memset(rp, 0, sizeof(*rp));
 	rp->names = names;
 	rp->start = seconds();
+	rp->phase = rp->start;
 }
 
 void
@@ -50,7 +51,11 @@ report_where(struct report *rp, const char *part)
 void
 report_input_start(void *ctx, size_t n)
 {
-	report_input(ctx, n);
+	struct report *rp = ctx;
+
+	report_input(rp, n);
+	rp->phase = seconds();
+	rp->spooling = false;
 }
 
 void
@@ -74,43 +79,77 @@ size_text(char *buf, size_t len, uint64_t bytes)
 	return buf;
 }
 
+/* Whether to show a line now, at NOW: always with --progress, on a
+ * terminal not in the first two seconds and once a second. */
+static bool
+due(struct report *rp, double now)
+{
+	if (rp->progress == 0)
+		return false;
+	if (rp->progress == 1 &&
+	    (now - rp->start < 2 || now - rp->shown < 1))
+		return false;
+	rp->shown = now;
+	return true;
+}
+
+/* The line of WHAT (" spooling" or ""): DONE bytes of TOTAL (UINT64_MAX
+ * when not known) since rp->phase, and TAIL (", N samples" or ""). */
+static void
+show(struct report *rp, double now, const char *what, uint64_t done,
+     uint64_t total, const char *tail)
+{
+	char sz[32];
+	double left;
+
+	if (total == UINT64_MAX || total == 0 || done > total) {
+		message_status("%s: %s:%s %s%s", progname, rp->name, what,
+			       size_text(sz, sizeof(sz), done), tail);
+		return;
+	}
+	if (done == 0 || now - rp->phase < 1) {
+		message_status("%s: %s:%s %3d%% of %s%s", progname, rp->name,
+			       what,
+			       (int)((double)done * 100 / (double)total),
+			       size_text(sz, sizeof(sz), total), tail);
+		return;
+	}
+	left = (now - rp->phase) * (double)(total - done) / (double)done;
+	message_status("%s: %s:%s %3d%% of %s%s, %d:%02d left", progname,
+		       rp->name, what,
+		       (int)((double)done * 100 / (double)total),
+		       size_text(sz, sizeof(sz), total), tail,
+		       (int)(left / 60), (int)left % 60);
+}
+
 void
 report_progress(void *ctx, uint64_t done, uint64_t total,
 		uint64_t samples)
 {
 	struct report *rp = ctx;
-	char sz[32];
-	double now, left;
+	char tail[48];
+	double now = seconds();
 
-	if (rp->progress == 0)
+	if (!due(rp, now))
 		return;
-	now = seconds();
-	/* On a terminal: nothing for a short run, and a line a second. */
-	if (rp->progress == 1 &&
-	    (now - rp->start < 2 || now - rp->shown < 1))
-		return;
-	rp->shown = now;
-	if (total == UINT64_MAX || total == 0 || done > total) {
-		message_status("%s: %s: %s, %llu samples", progname,
-			       rp->name, size_text(sz, sizeof(sz), done),
-			       (unsigned long long)samples);
-		return;
+	snprintf(tail, sizeof(tail), ", %llu samples",
+		 (unsigned long long)samples);
+	show(rp, now, "", done, total, tail);
+}
+
+void
+report_spool(void *ctx, uint64_t done, uint64_t total)
+{
+	struct report *rp = ctx;
+	double now = seconds();
+
+	if (!rp->spooling) {
+		rp->spooling = true;
+		rp->phase = now;
 	}
-	if (done == 0 || now - rp->start < 1) {
-		message_status("%s: %s: %3d%% of %s, %llu samples",
-			       progname, rp->name,
-			       (int)((double)done * 100 / (double)total),
-			       size_text(sz, sizeof(sz), total),
-			       (unsigned long long)samples);
+	if (!due(rp, now))
 		return;
-	}
-	left = (now - rp->start) * (double)(total - done) / (double)done;
-	message_status("%s: %s: %3d%% of %s, %llu samples, %d:%02d left",
-		       progname, rp->name,
-		       (int)((double)done * 100 / (double)total),
-		       size_text(sz, sizeof(sz), total),
-		       (unsigned long long)samples,
-		       (int)(left / 60), (int)left % 60);
+	show(rp, now, " copying to a temporary file:", done, total, "");
 }
 
 void
@@ -120,6 +159,11 @@ report_notes(const struct report *rp, const struct convert_stats *st,
 	const char *name = rp->name;
 	const char *arch = perfdata_header(pd)->arch;
 
+	if (st->left_out && o->split == CONVERT_SPLIT_NONE)
+		message_note(name, "%zu process%s with fewer than %" PRIu64
+			     " samples left out (%" PRIu64 " samples)",
+			     st->left_out, st->left_out == 1 ? "" : "es",
+			     o->min_samples, st->samples_left_out);
 	if (st->other_events)
 		message_warning(name, P2G_NO_OFFSET,
 				"%" PRIu64 " samples of the other inputs are "
@@ -186,6 +230,11 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 		st->processes, st->kernel_frames, st->frames_dropped,
 		st->markers, st->zero_frames, st->lost, st->unknown_id,
 		st->period_us, st->slot_bits);
+	if (st->left_out)
+		fprintf(stderr,
+			"  left out (min-samples)   %12zu\n"
+			"  samples left out         %12" PRIu64 "\n",
+			st->left_out, st->samples_left_out);
 	if (st->undecodable)
 		fprintf(stderr, "  samples not decodable    %12" PRIu64 "\n",
 			st->undecodable);

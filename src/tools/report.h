@@ -9,6 +9,7 @@
 #ifndef P2G_REPORT_H
 #define P2G_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -26,6 +27,10 @@ struct report {
 					   always (--progress) */
 	double start, shown;		/* seconds: report_init(), the
 					   last line shown */
+	double phase;			/* seconds: the start of what the
+					   line shows (a spool, the reading
+					   of an input), for the time left */
+	bool spooling;			/* the line shows a spool */
 };
 
 /* Start RP for the inputs NAMES (kept, not copied): no handles yet. */
@@ -49,6 +54,12 @@ void report_warn(void *ctx, const char *part, uint64_t off,
  * time left when the size is known) and the samples so far. */
 void report_progress(void *ctx, uint64_t done, uint64_t total,
 		     uint64_t samples);
+
+/* For perfdata_open_opts.spool_progress (CTX a struct report): the
+ * status line while the input is copied to a temporary file, as RP's
+ * progress says: the bytes copied, with the share and the time left when
+ * the size is known. */
+void report_spool(void *ctx, uint64_t done, uint64_t total);
 
 /* For convert_opts.input_start (CTX a struct report): messages are
  * about input N now. */

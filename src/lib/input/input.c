@@ -44,6 +44,9 @@ struct input {
 	 * bytes of a record stay where they are until input_close(). */
 	const unsigned char *map;
 	uint64_t released;	/* pages below this were given back */
+
+	input_progress_fn progress;	/* hears how a spool goes */
+	void *progress_ctx;
 };
 
 /* Map a regular file whole, if it can be; otherwise it is read into the
@@ -348,23 +351,36 @@ write_full(int fd, const unsigned char *src, size_t len)
 	return true;
 }
 
+void
+input_set_progress(struct input *in, input_progress_fn fn, void *ctx)
+{
+	in->progress = fn;
+	in->progress_ctx = ctx;
+}
+
 /* A spool being written: its file, the bytes in it, how many the file
- * system can take, how many the reader needs so far. */
+ * system can take, how many the reader needs so far, and who hears how
+ * it goes. */
 struct spool {
 	int fd;
 	const char *dir;
 	uint64_t total, room, need;
 	input_extent_fn extent;
+	input_progress_fn progress;
+	void *progress_ctx;
 };
 
-/* Open S in $TMPDIR.  0, or -1 with ERR set. */
+/* Open S in $TMPDIR, for input IN.  0, or -1 with ERR set. */
 static int
-spool_open(struct spool *s, input_extent_fn extent, struct p2g_error *err)
+spool_open(struct spool *s, const struct input *in, input_extent_fn extent,
+	   struct p2g_error *err)
 {
 	struct statvfs sv;
 
 	memset(s, 0, sizeof(*s));
 	s->extent = extent;
+	s->progress = in->progress;
+	s->progress_ctx = in->progress_ctx;
 	s->fd = spool_file(&s->dir, err);
 	if (s->fd < 0)
 		return -1;
@@ -402,6 +418,12 @@ spool_put(struct spool *s, const unsigned char *p, size_t n,
 		if (s->need <= s->total)
 			return 1;
 	}
+	/* Once the header is in, what the extent function needs is about
+	 * the whole file (the feature sections aside). */
+	if (s->progress != NULL)
+		s->progress(s->progress_ctx, s->total,
+			    s->extent != NULL && s->need > s->total
+				    ? s->need : UINT64_MAX);
 	return 0;
 }
 
@@ -444,7 +466,7 @@ input_gunzip(struct input *in, uint64_t max_ratio, input_extent_fn extent,
 	int zr = Z_OK, full = 0;
 	bool zinit = false;
 
-	if (spool_open(&sp, extent, err) < 0)
+	if (spool_open(&sp, in, extent, err) < 0)
 		return -1;
 	out = malloc(INPUT_BUFSIZE);
 	if (out == NULL) {
@@ -554,7 +576,7 @@ input_make_seekable(struct input *in, input_extent_fn extent,
 
 	if (in->seekable)
 		return 0;
-	if (spool_open(&sp, extent, err) < 0)
+	if (spool_open(&sp, in, extent, err) < 0)
 		return -1;
 	/* What is buffered sits at stream offset buf_off; the stream
 	 * started at 0 and nothing was consumed before the header, so

@@ -62,6 +62,16 @@ bool input_identity(const struct input *in, dev_t *dev, ino_t *ino);
 typedef uint64_t (*input_extent_fn)(int fd, uint64_t have);
 
 /*
+ * Called while a spool is written (input_make_seekable(), input_gunzip()):
+ * DONE bytes in it so far, of TOTAL, what its extent function expects
+ * (UINT64_MAX when not known).
+ */
+typedef void (*input_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+/* Have FN (with CTX) hear how a spool of IN goes; NULL: nothing. */
+void input_set_progress(struct input *in, input_progress_fn fn, void *ctx);
+
+/*
  * Copy standard input into an unlinked temporary file so that it can be
  * read at any offset (a file-mode perf.data on a pipe): as far as EXTENT
  * says the reader will read (NULL: all of it), and never so far as to

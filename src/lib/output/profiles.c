@@ -13,6 +13,7 @@
 #include "layout.h"
 #include "perf_abi.h"
 #include "profiles.h"
+#include "split.h"
 #include "symbols.h"
 
 #ifdef WORDS_BIGENDIAN
@@ -112,12 +113,17 @@ pick_event(struct prof *pf, uint32_t *ev, struct p2g_error *err)
 	return ret;
 }
 
+static int emit_named(struct prof *pf, struct stack_entry **e, size_t n,
+		      bool last, struct convert_result *r,
+		      convert_sink sink, void *ctx, struct p2g_error *err);
+
 /*
  * Make the profile of the N entries E (of event EV's samples) and hand it
  * to the sink: translate into the profile's address space, weight, add
  * the leaf copies against Go pprof's rewriting (fixup.h).  LAST: no other
  * profile follows, so the stack table is released once translated, and
  * each copy of the stacks once the next is made, to keep the peak low.
+ * The formats with names go to emit_named() instead.
  */
 static int
 emit(struct prof *pf, struct stack_entry **e, size_t n,
@@ -136,6 +142,8 @@ emit(struct prof *pf, struct stack_entry **e, size_t n,
 	size_t i;
 	int ret = -1;
 
+	if (pf->sym != NULL)
+		return emit_named(pf, e, n, last, r, sink, ctx, err);
 	profile_init(&out);
 	memset(&lo, 0, sizeof(lo));
 	lo.slot_bytes = st->slot_bits / 8;
@@ -390,46 +398,115 @@ set_period(struct prof *pf, uint32_t ev, uint64_t psum, uint64_t pn,
 	return 0;
 }
 
+/* A profile left out for having fewer than o->min_samples: SAMPLES of
+ * them. */
+static void
+left_out(struct convert_stats *st, uint64_t samples)
+{
+	st->left_out++;
+	st->samples_left_out = count_add(st->samples_left_out, samples);
+	st->samples_used -= samples;
+	if (samples > st->most_left_out)
+		st->most_left_out = samples;
+}
+
+/* With o->split: the profiles of event EV's N stacks SEL, one per
+ * process, thread or command, most samples first, those under
+ * o->min_samples left out.  0, or -1 with ERR set. */
+static int
+split_profiles(struct prof *pf, struct stack_entry **sel, size_t n,
+	       convert_sink sink, void *ctx, struct p2g_error *err)
+{
+	const struct convert_opts *o = pf->in->o;
+	struct split_group *g;
+	struct convert_result r;
+	size_t i, ng, kept = 0;
+	int ret = 0;
+
+	if (split_groups(pf->in->as, pf->in->ag, o->split, sel, n, &g,
+			 &ng) < 0)
+		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+				"out of memory");
+	for (i = 0; i < ng; i++) {
+		if (g[i].samples < o->min_samples) {
+			left_out(pf->st, g[i].samples);
+			continue;
+		}
+		kept++;
+	}
+	if (kept == 0) {
+		ret = p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
+			       "no profile has --min-samples %llu samples "
+			       "(the most has %llu)",
+			       (unsigned long long)o->min_samples,
+			       (unsigned long long)pf->st->most_left_out);
+		goto out;
+	}
+	for (i = 0; i < ng; i++) {
+		if (g[i].samples < o->min_samples)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.processes = g[i].processes;
+		r.pid = pf->in->npds > 1 ? real_pid(g[i].pid) : g[i].pid;
+		r.tid = g[i].tid < 0 || pf->in->npds == 1 ? g[i].tid
+							   : real_pid(g[i].tid);
+		snprintf(r.comm, sizeof(r.comm), "%s", g[i].comm);
+		ret = emit(pf, sel + g[i].start, g[i].n, false, &r, sink, ctx,
+			   err);
+		if (ret < 0)
+			break;
+	}
+out:
+	free(g);
+	return ret;
+}
+
 /*
- * The profiles of event EV's N stacks SEL (room for 2 N with --split):
- * one of processes PROCS[0..NP), or one per process, most samples
- * first.  0, or -1 with ERR set.
+ * The profiles of event EV's N stacks SEL, of processes PROCS[0..NP):
+ * one of them all, or with o->split one per process, thread or command.
+ * 0, or -1 with ERR set.
  */
 static int
 make_profiles(struct prof *pf, struct stack_entry **sel, size_t n,
 	      struct process **procs, size_t np, convert_sink sink,
 	      void *ctx, struct p2g_error *err)
 {
+	const struct convert_opts *o = pf->in->o;
 	struct convert_result r;
-	size_t i, k;
+	size_t i, m;
 
-	if (!pf->in->o->split) {
-		memset(&r, 0, sizeof(r));
-		r.processes = np;
-		r.pid = np == 1 ? (pf->in->npds > 1 ? real_pid(procs[0]->pid)
-					    : procs[0]->pid)
-				: -1;
-		if (np == 1)
-			memcpy(r.comm, procs[0]->comm, sizeof(r.comm));
-		return (pf->sym != NULL ? emit_named : emit)(
-			pf, sel, n, true, &r, sink, ctx, err);
-	}
-	for (k = 0; k < np; k++) {
-		size_t m = 0;
+	if (o->split != CONVERT_SPLIT_NONE)
+		return split_profiles(pf, sel, n, sink, ctx, err);
+	/* The processes under o->min_samples, and their stacks, left out
+	 * (PROCS holds the most first). */
+	while (np > 0 && procs[np - 1]->samples < o->min_samples)
+		left_out(pf->st, procs[--np]->samples);
+	if (np == 0)
+		return p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
+				"no process has --min-samples %llu samples "
+				"(the most has %llu)",
+				(unsigned long long)o->min_samples,
+				(unsigned long long)pf->st->most_left_out);
+	if (pf->st->left_out > 0) {
+		for (i = 0, m = 0; i < n; i++) {
+			const struct process *p =
+				addrspace_find(pf->in->as,
+					       entry_pid(pf->in, sel[i]));
 
-		for (i = 0; i < n; i++)
-			if (entry_pid(pf->in, sel[i]) == procs[k]->pid)
-				sel[n + m++] = sel[i];
-		memset(&r, 0, sizeof(r));
-		r.processes = 1;
-		r.pid = pf->in->npds > 1 ? real_pid(procs[k]->pid)
-					 : procs[k]->pid;
-		memcpy(r.comm, procs[k]->comm, sizeof(r.comm));
-		if ((pf->sym != NULL ? emit_named : emit)(
-			    pf, sel + n, m, false, &r, sink, ctx, err) < 0)
-			return -1;
+			if (p == NULL || p->samples >= o->min_samples)
+				sel[m++] = sel[i];
+		}
+		n = m;
 	}
-	return 0;
+	memset(&r, 0, sizeof(r));
+	r.processes = np;
+	r.tid = -1;
+	r.pid = np == 1 ? (pf->in->npds > 1 ? real_pid(procs[0]->pid)
+				    : procs[0]->pid)
+			: -1;
+	if (np == 1)
+		memcpy(r.comm, procs[0]->comm, sizeof(r.comm));
+	return emit(pf, sel, n, true, &r, sink, ctx, err);
 }
 
 int
@@ -477,11 +554,9 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 				: cpuprof_slot_bits(
 					  perfdata_header(in->first)->arch);
 
-	/* The stacks of the event, and their processes (with --split,
-	 * room for a second list: one process's). */
+	/* The stacks of the event, and their processes. */
 	tab = in->tab;
-	sel = malloc((in->o->split ? 2 : 1) * (stacktab_nr(tab) + 1) *
-		     sizeof(*sel));
+	sel = malloc((stacktab_nr(tab) + 1) * sizeof(*sel));
 	if (sel == NULL)
 		goto nomem;
 	addrspace_clear_samples(in->as);

@@ -197,6 +197,20 @@ perfdata_open_limited(const char *path, uint64_t max_inflate,
 		      perfdata_warn_fn warn, void *warn_ctx,
 		      struct p2g_error *err)
 {
+	struct perfdata_open_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.max_inflate = max_inflate;
+	o.warn = warn;
+	o.warn_ctx = warn_ctx;
+	return perfdata_open_with(path, &o, err);
+}
+
+struct perfdata *
+perfdata_open_with(const char *path, const struct perfdata_open_opts *o,
+		   struct p2g_error *err)
+{
+	uint64_t max_inflate = o->max_inflate;
 	struct perfdata *pd;
 	struct stat st;
 	int gz;
@@ -206,8 +220,8 @@ perfdata_open_limited(const char *path, uint64_t max_inflate,
 		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 		return NULL;
 	}
-	pd->warn = warn;
-	pd->warn_ctx = warn_ctx;
+	pd->warn = o->warn;
+	pd->warn_ctx = o->warn_ctx;
 	pd->max_inflate = max_inflate;
 	pd->parts = calloc(1, sizeof(*pd->parts));
 	if (pd->parts == NULL) {
@@ -241,6 +255,8 @@ perfdata_open_limited(const char *path, uint64_t max_inflate,
 		pd->cur->in = input_open(path, err);
 		if (pd->cur->in == NULL)
 			goto fail;
+		input_set_progress(pd->cur->in, o->spool_progress,
+				   o->progress_ctx);
 	}
 	pd->in = pd->cur->in;
 	gz = input_is_gzip(pd->in, err);

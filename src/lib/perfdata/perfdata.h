@@ -117,16 +117,22 @@ struct perfdata *perfdata_open_limited(const char *path, uint64_t max_inflate,
 				       perfdata_warn_fn warn, void *warn_ctx,
 				       struct p2g_error *err);
 
-/*
- * perfdata_open() with a bound on decompression other than
- * INFLATE_RATIO_DEFAULT (zstream.h): the data of a .gz file and the zstd
- * stream of perf record -z may inflate to at most MAX_INFLATE times their
- * compressed size (0: no bound), which the message of the refusal names
- * as perf2gperf's --max-inflate.
- */
-struct perfdata *perfdata_open_limited(const char *path, uint64_t max_inflate,
-				       perfdata_warn_fn warn, void *warn_ctx,
-				       struct p2g_error *err);
+/* How perfdata_open_with() opens an input. */
+struct perfdata_open_opts {
+	uint64_t max_inflate;	/* as perfdata_open_limited() takes it */
+	perfdata_warn_fn warn;	/* as perfdata_open() takes it */
+	void *warn_ctx;
+	/* If not NULL, hears how the copy of the input to a temporary file
+	 * goes (a file-mode perf.data on a pipe, a gzip input): DONE bytes
+	 * of TOTAL (UINT64_MAX when not known), as input_progress_fn. */
+	void (*spool_progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+};
+
+/* perfdata_open() as O says. */
+struct perfdata *perfdata_open_with(const char *path,
+				    const struct perfdata_open_opts *o,
+				    struct p2g_error *err);
 
 /* Close PD and free everything it owns; NULL is accepted. */
 void perfdata_close(struct perfdata *pd);
