@@ -5,7 +5,8 @@
 # stacks, read as folded stacks, are perf's own stackcollapse.py output
 # for the same recording (testdata/progs/multi.c and threads.c, recorded
 # here and now).  The comm, pid and tid labels are there, and tid tells
-# the threads apart.  Then pprof given the perf.data itself: it runs
+# the threads apart; the start time and duration come from the
+# recording's clock data (perf record -k).  Then pprof given the perf.data itself: it runs
 # perf_to_profile (the build tree's, first on PATH), and -top names the
 # busiest function perf names.
 # Skips without perf (recording, with python scripting), gcc, go or
@@ -63,7 +64,8 @@ go_folded() {
 }
 
 for p in multi threads; do
-	names_record $p
+	# with clock data, which ties perf's clock to the time of day
+	names_record $p -k CLOCK_MONOTONIC
 	names_oracle $p.data > $p.exp
 	check_exit 0 "$PERF2GPERF" -q $p.data $p.pb.gz
 	go tool pprof -raw -symbolize=none $p.pb.gz > $p.raw 2> $p.goerr || {
@@ -75,6 +77,11 @@ for p in multi threads; do
 	for label in comm pid tid; do
 		grep -q "[ ]$label:\[" $p.raw || fail "no $label label in $p.pb.gz"
 	done
+	# the start: the day the recording was written (-raw prints UTC)
+	day=$(date -u -r $p.data +%Y-%m-%d)
+	grep -q "^Time: $day " $p.raw ||
+		fail "$p.pb.gz: no start time of $day ($(grep '^Time' $p.raw))"
+	grep -q '^Duration: ' $p.raw || fail "$p.pb.gz: no duration"
 	echo "$p: Go pprof reads perf's $(wc -l < $p.exp) stacks and names"
 done
 # threads.c runs three threads: three tids

@@ -233,7 +233,7 @@ start_time(const struct perfdata *pd)
 	const struct perf_header_info *hi = perfdata_header(pd);
 	const struct perf_feature_raw *raw = &hi->raw[HEADER_CLOCK_DATA];
 	struct cursor c;
-	uint64_t tod, clk;
+	uint64_t tod, clk, first;
 
 	if (raw->data == NULL || !hi->have_sample_time)
 		return 0;
@@ -243,11 +243,15 @@ start_time(const struct perfdata *pd)
 	(void)cursor_u32(&c);
 	tod = cursor_u64(&c);
 	clk = cursor_u64(&c);
-	if (!cursor_ok(&c) || tod == 0 || tod > INT64_MAX ||
-	    hi->first_sample_time > clk + tod ||
-	    clk - hi->first_sample_time > tod)
+	if (!cursor_ok(&c) || tod == 0 || tod > INT64_MAX)
 		return 0;
-	return (int64_t)(tod - (clk - hi->first_sample_time));
+	/* the time of day at the first sample, the clock's time there
+	 * after (or before) its time at the reference */
+	first = hi->first_sample_time;
+	if (first >= clk)
+		return first - clk > (uint64_t)INT64_MAX - tod
+			       ? 0 : (int64_t)(tod + (first - clk));
+	return clk - first > tod ? 0 : (int64_t)(tod - (clk - first));
 }
 
 /* What the pprof profile of event EV says besides its stacks, into M;
