@@ -8,6 +8,10 @@
 # kernel) with perf script's.  perf's build-ID cache goes into the test
 # directory (HOME), where the driver finds the vdso and the kernel's
 # kallsyms copy as perf script does.
+# With --lines, the inlined functions, files and lines of every other
+# byte of symprog's functions are addr2line -i's (binutils), but for the
+# outermost function, which is the symbol's (perf's name) rather than
+# DWARF's (scaled.constprop.0, not scaled).
 # With g++ and the demangler built in, the same for
 # testdata/progs/symcxx.cc: C++ names demangled as perf shows them.
 # Then perf's build-ID cache: the program, added with perf buildid-cache
@@ -42,6 +46,51 @@ done
 $SYMLOOKUP --home "$HOME" < lookup.in > got ||
 	fail "symlookup failed"
 compare_text expected got "the names of the frames"
+
+# --lines against addr2line -i
+if command -v addr2line > /dev/null 2>&1; then
+	printf 'map 0 0 0 1 - %s\n' "$test_dir/symprog" > lines.in
+	# the bytes of the functions, as file offsets (where the program's
+	# executable segment has its offsets equal to its addresses)
+	nm -S symprog | awk '$3 ~ /^[tT]$/ && $4 ~ /^(leaf_static|real_name|cold_path|scaled)/ {
+		a = 0; s = 0
+		for (i = 1; i <= length($1); i++)
+			a = a * 16 + index("0123456789abcdef", substr($1, i, 1)) - 1
+		for (i = 1; i <= length($2); i++)
+			s = s * 16 + index("0123456789abcdef", substr($2, i, 1)) - 1
+		for (o = 0; o < s; o += 2)
+			printf "@%x\n", a + o
+	}' >> lines.in
+	readelf -lW symprog | awk '$1 == "LOAD" && / R E / && $2 != $3 { exit 1 }' ||
+		hard_error "symprog's text has offsets unlike its addresses"
+	sed -n 's/^@/0x/p' lines.in > lines.addrs
+	addr2line -a -i -f -e symprog < lines.addrs > a2l.txt ||
+		hard_error "addr2line failed"
+	awk '/^0x/ {
+		if (out != "")
+			print out
+		a = $1
+		sub(/^0x0*/, "", a)
+		out = "@" a " "
+		sep = ""
+		next
+	}
+	{
+		fn = $0
+		getline loc
+		sub(/ \(discriminator [0-9]+\)$/, "", loc)
+		out = out sep fn "@" loc
+		sep = ";"
+	}
+	END { if (out != "") print out }' a2l.txt |
+		sed -E 's/(^@[0-9a-f]+ |;)[^;@]*@([^;]*)$/\1@\2/' > lines.exp
+	$SYMLOOKUP --lines < lines.in > lines.raw || fail "symlookup failed"
+	sed -E 's/(^@[0-9a-f]+ |;)[^;@]*@([^;]*)$/\1@\2/' lines.raw > lines.got
+	grep -q ';' lines.exp || hard_error "addr2line shows no inlined frame"
+	compare_text lines.exp lines.got "the inlined frames and lines"
+else
+	echo "note: no addr2line: --lines not checked"
+fi
 
 # C++ names
 if ! command -v ${CXX:-g++} > /dev/null 2>&1; then

@@ -8,7 +8,11 @@
 #                               address of every callchain frame of every
 #                               sample, from perf script's MMAP events and
 #                               build IDs), and EXP, perf script's name of
-#                               each ("ADDR NAME"), in the same order
+#                               each ("ADDR NAME"), in the same order;
+#                               user-space addresses as file offsets
+#                               ("@OFFSET", as perf script shows them)
+#                               but in JIT code (perf maps), named with
+#                               their anonymous mapping
 
 SYMLOOKUP=$top_builddir/tests/symlookup
 [ -x "$SYMLOOKUP" ] || hard_error "$SYMLOOKUP is not built (make check builds it)"
@@ -86,6 +90,22 @@ perf_frames() {
 			next
 		}
 		d = substr(dso, 2, length(dso) - 2)
+		if (d ~ /^\/tmp\/perf-[0-9]+\.map$/) {
+			# JIT code: the address as it is, in anonymous memory
+			a = hex(ip)
+			for (k = 1; k <= nm[pid]; k++)
+				if (mpath[pid, k] == "//anon" &&
+				    hex(ms[pid, k]) <= a &&
+				    a < hex(ms[pid, k]) + hex(ml[pid, k]))
+					break
+			if (k > nm[pid])
+				next
+			print "map " substr(ms[pid, k], 3) " 0 " mo[pid, k] \
+			    " " pid " - //anon" > IN
+			print ip > IN
+			print ip " " sym > EXP
+			next
+		}
 		rel = hex(ip)
 		for (k = 1; k <= nm[pid]; k++)
 			if (mpath[pid, k] == d && hex(mo[pid, k]) <= rel &&

@@ -164,6 +164,128 @@ elfsyms_read(Elf *elf, bool dynsym, bool demangle, struct symtab *t)
 	return added;
 }
 
+/* The section named NAME, with its header in *SH and its index in *NDX. */
+static Elf_Scn *
+section_named(Elf *elf, size_t shstrndx, const char *name, GElf_Shdr *sh,
+	      size_t *ndx)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n;
+
+		if (gelf_getshdr(scn, sh) == NULL)
+			continue;
+		n = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (n != NULL && strcmp(n, name) == 0) {
+			if (ndx != NULL)
+				*ndx = elf_ndxscn(scn);
+			return scn;
+		}
+	}
+	return NULL;
+}
+
+long
+elfsyms_plt(Elf *elf, bool demangle, struct symtab *t)
+{
+	GElf_Shdr rsh, psh, dsh;
+	GElf_Ehdr eh;
+	Elf_Scn *rscn, *dscn;
+	Elf_Data *rel, *syms;
+	size_t shstrndx, dndx, i, count;
+	uint64_t head, entry, addr;
+	long added = 0;
+
+	if (gelf_getehdr(elf, &eh) == NULL ||
+	    elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	dscn = section_of_type(elf, SHT_DYNSYM, &dsh);
+	if (dscn == NULL)
+		return 0;
+	dndx = elf_ndxscn(dscn);
+	rscn = section_named(elf, shstrndx, ".rela.plt", &rsh, NULL);
+	if (rscn == NULL)
+		rscn = section_named(elf, shstrndx, ".rel.plt", &rsh, NULL);
+	if (rscn == NULL || rsh.sh_link != dndx || rsh.sh_entsize == 0 ||
+	    (rsh.sh_type != SHT_RELA && rsh.sh_type != SHT_REL) ||
+	    section_named(elf, shstrndx, ".plt", &psh, NULL) == NULL)
+		return 0;
+	switch (eh.e_machine) {
+	case EM_ARM:
+		head = 20;
+		entry = 12;
+		break;
+	case EM_AARCH64:
+		head = 32;
+		entry = 16;
+		break;
+	case EM_SPARC:
+		head = 48;
+		entry = 12;
+		break;
+	case EM_SPARCV9:
+		head = 128;
+		entry = 32;
+		break;
+	default:
+		head = entry = psh.sh_entsize;
+		break;
+	}
+	rel = elf_getdata(rscn, NULL);
+	syms = elf_getdata(dscn, NULL);
+	if (rel == NULL || syms == NULL || entry == 0)
+		return 0;
+	count = rsh.sh_size / rsh.sh_entsize;
+	addr = psh.sh_addr + head;
+	for (i = 0; i < count && i <= INT32_MAX; i++) {
+		GElf_Rela ra;
+		GElf_Rel r;
+		GElf_Sym sym;
+		const char *name = NULL;
+		char *dm = NULL, *full;
+		size_t symidx, len;
+		int ok;
+
+		if (rsh.sh_type == SHT_RELA) {
+			if (gelf_getrela(rel, (int)i, &ra) == NULL)
+				break;
+			symidx = GELF_R_SYM(ra.r_info);
+		} else {
+			if (gelf_getrel(rel, (int)i, &r) == NULL)
+				break;
+			symidx = GELF_R_SYM(r.r_info);
+		}
+		if (symidx <= INT32_MAX &&
+		    gelf_getsym(syms, (int)symidx, &sym) != NULL)
+			name = elf_strptr(elf, dsh.sh_link, sym.st_name);
+		if (name == NULL)
+			name = "";
+		dm = demangle ? demangle_name(name) : NULL;
+		if (dm != NULL)
+			name = dm;
+		len = strlen(name);
+		full = malloc(len + sizeof("@plt"));
+		if (full == NULL) {
+			free(dm);
+			return -1;
+		}
+		memcpy(full, name, len);
+		memcpy(full + len, "@plt", sizeof("@plt"));
+		ok = symtab_add(t, addr, entry, STB_GLOBAL, STT_FUNC, full,
+				len + 4);
+		free(full);
+		free(dm);
+		if (ok < 0)
+			return -1;
+		added++;
+		if (addr > UINT64_MAX - entry)
+			break;
+		addr += entry;
+	}
+	return added;
+}
+
 size_t
 elfsyms_build_id(Elf *elf, uint8_t *buf, size_t size)
 {

@@ -49,6 +49,19 @@ bool elfsyms_has_symtab(Elf *elf);
  */
 long elfsyms_read(Elf *elf, bool dynsym, bool demangle, struct symtab *t);
 
+/*
+ * Add to T the PLT entries perf 6.1 makes up for ELF (the mapped file,
+ * not a debug file): one per .rela.plt (or .rel.plt) relocation, in
+ * their order, each .plt entry after the first (the header), named
+ * "NAME@plt" after the .dynsym symbol the relocation names (just "@plt"
+ * for an IFUNC's relocation, which names none), C++ names demangled if
+ * DEMANGLE.  The entry size is .plt's sh_entsize (ARM's, AArch64's and
+ * SPARC's are fixed).  Returns how many were added, or -1 when out of
+ * memory.  Finish T as a SYMTAB_PERFMAP table: perf fixes none of them
+ * up, and looks them up before the other symbols (see symbols.c).
+ */
+long elfsyms_plt(Elf *elf, bool demangle, struct symtab *t);
+
 /* The build ID of ELF into BUF (SIZE bytes at most); its length, or 0
  * if it has none. */
 size_t elfsyms_build_id(Elf *elf, uint8_t *buf, size_t size);

@@ -43,6 +43,7 @@ struct sfile {
 	struct dsofind_file bin, dbg;
 	struct elfsyms_loads loads;
 	struct symtab syms;
+	struct symtab plt;	/* FILE_ELF: its PLT entries */
 	struct dwlines *lines;	/* NULL: none, or not wanted */
 };
 
@@ -121,6 +122,7 @@ sfile_release(struct sfile *f)
 	dsofind_close(&f->dbg);
 	elfsyms_loads_free(&f->loads);
 	symtab_free(&f->syms);
+	symtab_free(&f->plt);
 	dwlines_free(f->lines);
 }
 
@@ -325,6 +327,11 @@ load_elf(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 	if (r < 0)
 		return -1;
 	symtab_finish(&f->syms, SYMTAB_ELF);
+	/* perf makes up PLT entries from the mapped file, when it found
+	 * symbols at all */
+	if (r > 0 && elfsyms_plt(f->bin.elf, true, &f->plt) < 0)
+		return -1;
+	symtab_finish(&f->plt, SYMTAB_PERFMAP);
 	if (s->o.lines) {
 		f->lines = dwlines_open(f->dbg.elf != NULL ? f->dbg.elf
 							   : f->bin.elf);
@@ -548,6 +555,10 @@ find_symbol(struct symbols *s, struct sfile *f, const struct sym_dso *d,
 	case FILE_NONE:
 		return NULL;
 	}
+	/* perf's PLT entries overlap what a symbol before .plt may reach
+	 * with its end fixed up; perf's tree finds the entry first */
+	if (f->kind == FILE_ELF && (sym = symtab_find(&f->plt, *va)) != NULL)
+		return symtab_name(&f->plt, sym);
 	sym = symtab_find(t, *va);
 	if (sym == NULL)
 		return NULL;

@@ -39,9 +39,10 @@ enum symtab_kind {
 	SYMTAB_ELF,		/* all the fix-ups above */
 	SYMTAB_KALLSYMS,	/* the same, with kallsyms' ends; names are
 				   "NAME" or "NAME\t[MODULE]" when added */
-	SYMTAB_PERFMAP,		/* none (perf applies none to a perf map):
-				   of entries at one start the last added
-				   is kept, a size of 0 holds one address */
+	SYMTAB_PERFMAP,		/* none (perf applies none to a perf map,
+				   nor to the PLT entries it makes up): of
+				   entries at one start the last added is
+				   kept, a size of 0 holds one address */
 };
 
 struct symtab {
