@@ -10,6 +10,9 @@
 #  - with --weight period, each count is the samples' periods: the
 #    script's count times 1000000;
 #  - the suffix .folded chooses the format.
+# Then JIT code (testdata/progs/jitprog.c, x86-64), named from its
+# /tmp/perf-PID.map: the anonymous mapping carries its process to the
+# symbolizer.
 # Skips without perf (allowed to record, with python scripting), gcc or
 # the script.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
@@ -48,3 +51,22 @@ for p in $progs; do
 	compare_text $p.period.exp out "perf2gperf --weight period"
 	echo "$p: $(wc -l < $p.exp) lines as perf's stackcollapse.py prints them"
 done
+
+# JIT code: the perf map is the program's to write and ours to remove
+[ "$(uname -m)" = x86_64 ] || exit 0
+${CC:-gcc} -O2 -fno-omit-frame-pointer -o jitprog \
+	"$(testfile progs/jitprog.c)" 2> cc.log || {
+	cat cc.log >&2
+	skip "cannot build jitprog.c"
+}
+perf record -q -g -F 2000 -o jit.data -- ./jitprog 10000000 keep \
+	> jit.rec.log 2>&1 || hard_error "perf record of jitprog failed"
+pid=$(perf script -i jit.data -F pid --show-mmap-events 2>/dev/null |
+	awk '/PERF_RECORD_MMAP2/ && / \/.*\/jitprog$/ { print $1; exit }')
+[ -n "$pid" ] || hard_error "no mapping of jitprog in jit.data"
+trap '_rc=$?; rm -f /tmp/perf-$pid.map; test_exit $_rc' EXIT
+names_oracle jit.data > jit.exp
+grep -q ';jit_two ' jit.exp || hard_error "perf names no JIT code in jit.data"
+check_exit 0 "$PERF2GPERF" -q jit.data jit.folded
+compare_text jit.exp jit.folded "perf2gperf jit.data jit.folded"
+echo "jitprog: $(wc -l < jit.exp) lines as perf's stackcollapse.py prints them"
