@@ -10,6 +10,8 @@
 #  - with --weight period, each count is the samples' periods: the
 #    script's count times 1000000;
 #  - the suffix .folded chooses the format.
+# testdata/progs/noret.c: a return address that is the first byte of
+# the next function is named as perf names it (as it is, not less 1).
 # Then JIT code (testdata/progs/jitprog.c, x86-64), named from its
 # /tmp/perf-PID.map: the anonymous mapping carries its process to the
 # symbolizer.
@@ -51,6 +53,14 @@ for p in $progs; do
 	compare_text $p.period.exp out "perf2gperf --weight period"
 	echo "$p: $(wc -l < $p.exp) lines as perf's stackcollapse.py prints them"
 done
+
+# the return address just past a noreturn call
+names_record noret
+names_oracle noret.data > noret.exp
+grep -q ';nextfn;spin ' noret.exp ||
+	hard_error "perf does not name noret's return address nextfn"
+check_exit 0 "$PERF2GPERF" -q noret.data noret.folded
+compare_text noret.exp noret.folded "perf2gperf noret.data noret.folded"
 
 # JIT code: the perf map is the program's to write and ours to remove
 [ "$(uname -m)" = x86_64 ] || exit 0
