@@ -12,6 +12,9 @@
 #  - the suffix .folded chooses the format.
 # testdata/progs/noret.c: a return address that is the first byte of
 # the next function is named as perf names it (as it is, not less 1).
+# Recorded with --call-graph dwarf, perf takes 1 from the return
+# addresses its unwinding finds, and names caller there (compared from
+# main on: what lies below main is libc's, named by the symbolizer).
 # Then JIT code (testdata/progs/jitprog.c, x86-64), named from its
 # /tmp/perf-PID.map: the anonymous mapping carries its process to the
 # symbolizer.
@@ -61,6 +64,23 @@ grep -q ';nextfn;spin ' noret.exp ||
 	hard_error "perf does not name noret's return address nextfn"
 check_exit 0 "$PERF2GPERF" -q noret.data noret.folded
 compare_text noret.exp noret.folded "perf2gperf noret.data noret.folded"
+
+# from_main FILE: the lines of FILE from main on, summed
+from_main() {
+	sed -n 's/^\([^;]*\);.*;main;/\1;main;/p' "$1" |
+		awk '{ n = $NF; $NF = ""; sum[$0] += n }
+		     END { for (k in sum) print k sum[k] }' | sort
+}
+perf record -q -e cpu-clock -c 1000000 --call-graph dwarf -o noretd.data \
+	-- ./noret > noretd.rec.log 2>&1 ||
+	hard_error "perf record --call-graph dwarf of noret failed"
+names_oracle noretd.data > noretd.all
+from_main noretd.all > noretd.exp
+grep -q '^noret;main;caller;spin ' noretd.exp ||
+	hard_error "perf does not name noret's unwound return address caller"
+check_exit 0 "$PERF2GPERF" -q noretd.data noretd.folded
+from_main noretd.folded > noretd.out
+compare_text noretd.exp noretd.out "perf2gperf noretd.data (from main on)"
 
 # JIT code: the perf map is the program's to write and ours to remove
 [ "$(uname -m)" = x86_64 ] || exit 0

@@ -109,8 +109,8 @@ tiny_profile(struct protobuf *b)
 	struct ss_function funcs[] = { { "inner", "prog.c" },
 				       { "outer", "prog.c" } };
 	struct ss_line lines[] = { { 0, 7 }, { 1, 12 } };
-	struct ss_location locs[] = { { 0x400123, 1, 0, 2 },
-				      { 0x7fff0000, 0, 2, 0 } };
+	struct ss_location locs[] = { { 0x400123, 1, 0, 2, false },
+				      { 0x7fff0000, 0, 2, 0, false } };
 	uint32_t pool[] = { 0, 1 };
 	struct ss_sample sample = { 0, 2, 42, 43, "prog", 3, 3000 };
 	struct symstacks ss;

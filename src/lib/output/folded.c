@@ -175,16 +175,18 @@ put_comm(struct lines *l, const struct ss_sample *s,
 	}
 }
 
-/* The line of sample S: its frames from the root, each location named
- * by its symbol's function.  Debian's perf 6.1 adds no inlined
- * functions to the callchains its scripts see, so neither does this. */
+/* The line of sample S: its frames from the root.  Debian's perf 6.1
+ * adds inlined functions to the frames its DWARF unwinding finds, not
+ * to those of a callchain: a location of the first kind is named by
+ * all its functions (the outermost first), one of the second by its
+ * symbol's function alone. */
 static void
 make_line(struct lines *l, const struct symstacks *ss,
 	  const struct ss_sample *s, const struct folded_opts *o)
 {
 	size_t start = l->len;
 	bool first = true;
-	uint32_t k;
+	uint32_t k, j, from;
 
 	if (!o->no_comm) {
 		put_comm(l, s, o);
@@ -192,19 +194,26 @@ make_line(struct lines *l, const struct symstacks *ss,
 	}
 	for (k = o->comm_only ? 0 : s->n; k-- > 0;) {
 		const struct ss_location *loc = &ss->locs[ss->pool[s->off + k]];
+		bool kernel = o->annotate_kernel && loc->map != 0 &&
+			      ss->maps[loc->map - 1].kernel;
 
-		if (!first)
-			put(l, ";", 1);
-		first = false;
-		if (loc->nlines == 0)
-			put_str(l, "[unknown]");
-		else
-			put_name(l, ss->funcs[ss->lines[loc->line +
-						       loc->nlines - 1]
-						      .func].name, o);
-		if (o->annotate_kernel && loc->map != 0 &&
-		    ss->maps[loc->map - 1].kernel)
-			put_str(l, "_[k]");
+		if (loc->nlines == 0) {
+			put_str(l, first ? "[unknown]" : ";[unknown]");
+			first = false;
+			if (kernel)
+				put_str(l, "_[k]");
+			continue;
+		}
+		from = loc->unwound ? 0 : loc->nlines - 1;
+		for (j = loc->nlines; j-- > from;) {
+			if (!first)
+				put(l, ";", 1);
+			first = false;
+			put_name(l, ss->funcs[ss->lines[loc->line + j].func]
+					    .name, o);
+			if (kernel)
+				put_str(l, "_[k]");
+		}
 	}
 	add_line(l, start, o->periods ? s->period : s->count);
 }

@@ -332,6 +332,7 @@ emit_named(struct prof *pf, struct stack_entry **e, size_t n, bool last,
 	si.info = perfdata_header(pf->in->first);
 	si.sym = pf->sym;
 	si.real_pids = pf->in->npds > 1;
+	si.unwound = pf->st->dwarf_unwound;
 	if (symstacks_build(&si, e, n, &ss, err) < 0)
 		goto out;
 	if (last)

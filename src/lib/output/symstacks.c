@@ -227,10 +227,11 @@ place(struct build *b, uint32_t sid, uint64_t pc, uint32_t *map)
 	return 0;
 }
 
-/* The location of PC in mapping MAP (index + 1, or 0), new or not.
- * 0, or -1. */
+/* The location of PC in mapping MAP (index + 1, or 0), new or not,
+ * UNWOUND as symstacks.h says.  0, or -1. */
 static int
-location(struct build *b, uint32_t map, uint64_t pc, uint32_t *out)
+location(struct build *b, uint32_t map, uint64_t pc, bool unwound,
+	 uint32_t *out)
 {
 	struct symstacks *ss = b->ss;
 	struct hashtab_iter it;
@@ -241,7 +242,8 @@ location(struct build *b, uint32_t map, uint64_t pc, uint32_t *out)
 		return -1;
 	for (i = hashtab_probe(&b->by_addr, h, &it); i != HASHTAB_NONE;
 	     i = hashtab_next(&b->by_addr, &it))
-		if (ss->locs[i].addr == pc && ss->locs[i].map == map) {
+		if (ss->locs[i].addr == pc && ss->locs[i].map == map &&
+		    ss->locs[i].unwound == unwound) {
 			*out = i;
 			return 0;
 		}
@@ -254,6 +256,7 @@ location(struct build *b, uint32_t map, uint64_t pc, uint32_t *out)
 	ss->locs[i].map = map;
 	ss->locs[i].line = 0;
 	ss->locs[i].nlines = 0;
+	ss->locs[i].unwound = unwound;
 	hashtab_insert(&b->by_addr, &it, i);
 	*out = i;
 	return 0;
@@ -399,9 +402,11 @@ symstacks_build(const struct symstacks_in *in, struct stack_entry **e,
 		size_t n, struct symstacks *ss, struct p2g_error *err)
 {
 	const struct process *kp = addrspace_find(in->as, -1);
+	const struct kernel_text *kt = addrspace_kernel_text(in->as);
 	struct build b;
 	size_t i, k, total = 0;
 	uint32_t map;
+	bool user;
 
 	memset(&b, 0, sizeof(b));
 	b.in = in;
@@ -431,9 +436,20 @@ symstacks_build(const struct symstacks_in *in, struct stack_entry **e,
 		s->comm = addrspace_comm_of(in->as, pid, tid >= 0 ? tid : pid);
 		s->count = e[i]->count;
 		s->period = stacktab_period(in->tab, e[i]);
+		user = false;
 		for (k = 0; k < e[i]->n; k++) {
-			if (place(&b, sid, pcs[k], &map) < 0 ||
-			    location(&b, map, pcs[k],
+			uint64_t pc = pcs[k];
+
+			bool unwound = in->unwound &&
+				       !addrspace_text_has(kt, pc);
+
+			if (unwound) {
+				if (user && pc > 0)
+					pc--;
+				user = true;
+			}
+			if (place(&b, sid, pc, &map) < 0 ||
+			    location(&b, map, pc, unwound,
 				     &ss->pool[ss->npool++]) < 0)
 				goto nomem;
 		}

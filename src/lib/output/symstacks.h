@@ -8,7 +8,10 @@
  * the shared symbolizer (symbols.h): its functions, innermost inlined one
  * first.  PCs are looked up as they are: perf names the return addresses
  * of a callchain without subtracting 1, and pprof subtracts nothing from
- * the addresses of a profile.proto location either.
+ * the addresses of a profile.proto location either.  Frames that DWARF
+ * unwinding found are the exception: perf's unwinders (unwind-libdw.c,
+ * unwind-libunwind-local.c) take 1 from the return address of every
+ * frame but the first, and so the location is at that address.
  */
 #ifndef P2G_SYMSTACKS_H
 #define P2G_SYMSTACKS_H
@@ -53,6 +56,7 @@ struct ss_location {
 	uint64_t addr;
 	uint32_t map;
 	uint32_t line, nlines;
+	bool unwound;		/* a user frame of a DWARF-unwound stack */
 };
 
 /* A stack: pool[off..off + n) are its locations, leaf first. */
@@ -91,6 +95,8 @@ struct symstacks_in {
 	struct symbols *sym;
 	bool real_pids;		/* pids carry an input's number above
 				   CONVERT_PID_BITS: take it off */
+	bool unwound;		/* the user frames after the first were
+				   found by DWARF unwinding */
 };
 
 /*
