@@ -87,6 +87,7 @@ struct symbols {
 static const char why_not_found[] = "not found";
 static const char why_differs[] = "build ID differs";
 static const char why_no_symbols[] = "no symbols";
+static const char why_no_kernel[] = "kernel build ID not known yet";
 
 struct symbols *
 symbols_new(const struct sym_opts *o)
@@ -479,6 +480,14 @@ load(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 		f->why = s->kernel_why;
 		return 0;
 	case FILE_MODULE:
+		/* which kernel's symbols would name a module is not known
+		 * yet: not loaded, so asked again */
+		if (!s->kernel_tried && s->kernel_nbid == 0 &&
+		    s->o.kallsyms == NULL && s->o.vmlinux == NULL) {
+			f->loaded = false;
+			f->why = why_no_kernel;
+			return 0;
+		}
 		if (!s->kernel_tried && load_kernel(s, NULL) < 0)
 			return -1;
 		f->why = s->kernel_why;
@@ -601,6 +610,8 @@ symbols_lookup(struct symbols *s, const struct sym_dso *dso, uint64_t addr,
 		}
 	if (!f->loaded && load(s, f, dso) < 0)
 		return -1;
+	if (!f->loaded)
+		return 0;	/* not known yet: not remembered */
 	name = find_symbol(s, f, dso, addr, &va);
 	n = 0;
 	v = NULL;
