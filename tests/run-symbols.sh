@@ -120,6 +120,15 @@ else
 	compare_text cxx.exp cxx.got "the names of the C++ frames"
 fi
 
+# the vdso, which perf record keeps in its cache
+vbid=$(perf buildid-list -i sym.data | awk '$2 == "[vdso]" { print $1 }')
+if [ -n "$vbid" ]; then
+	printf 'map 7f0000000000 0 0 1 %s [vdso]\nfile\n' "$vbid" > vdso.in
+	$SYMLOOKUP --home "$HOME" < vdso.in > vdso.out || fail "symlookup failed"
+	check_grep "file $HOME/.debug/.build-id/" vdso.out
+	check_grep "/vdso" vdso.out
+fi
+
 # perf's build-ID cache: move the program away after adding it
 bid=$(perf buildid-list -i sym.data | awk '$2 ~ /symprog$/ { print $1 }')
 [ -n "$bid" ] || hard_error "no build ID for symprog in sym.data"
