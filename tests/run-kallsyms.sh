@@ -10,7 +10,8 @@
 #     a module's symbols name only that module's mapping (named by its
 #     .ko file, with '-' read as '_', or as [name]), the kernel's only
 #     the kernel's; malformed lines, lines at address 0, names starting
-#     with '$' are left out; a CRLF line ending is read.
+#     with '$' are left out; a CRLF line ending is read.  The same from
+#     perf's copy in its build-ID cache, found by the kernel's build ID.
 #  2. The oracle: perf record -g of a shell reading /proc files (frames
 #     deep in the kernel), with perf's build-ID cache in the test
 #     directory; every frame's name, kernel and user-space, must be perf
@@ -70,6 +71,33 @@ EOT
 $SYMLOOKUP --kallsyms "$ks" --home "$test_dir/nohome" < fixture.in > fixture.out ||
 	fail "symlookup failed"
 compare_text fixture.exp fixture.out "the names from $ks"
+
+# perf's kallsyms copy in its build-ID cache, for the recorded build ID;
+# a module looked up before the kernel's build ID is known has no name
+# yet, but is not remembered so
+kbid=0123456789abcdef0123456789abcdef01234567
+mkdir -p "home/.debug/[kernel.kallsyms]/$kbid"
+cp "$ks" "home/.debug/[kernel.kallsyms]/$kbid/kallsyms"
+cat > cache.in <<EOT
+map ffffffffc0000000 0 0 -1 - [foo_bar]
+file
+ffffffffc0000040
+map ffffffff81000000 0 ffffffff81000000 -1 $kbid [kernel.kallsyms]_text
+file
+ffffffff81000100
+map ffffffffc0000000 0 0 -1 - [foo_bar]
+ffffffffc0000040
+EOT
+cat > cache.exp <<EOT
+file - kernel build ID not known yet
+ffffffffc0000040 [unknown]
+file $test_dir/home/.debug/[kernel.kallsyms]/$kbid/kallsyms
+ffffffff81000100 startup_64
+ffffffffc0000040 mod_a_init
+EOT
+$SYMLOOKUP --home "$test_dir/home" < cache.in > cache.out ||
+	fail "symlookup failed"
+compare_text cache.exp cache.out "the names from perf's kallsyms copy"
 
 # what /proc/kallsyms shows to a reader it hides addresses from: nothing
 sed 's/^[0-9a-f]*/0000000000000000/' "$ks" > zeros

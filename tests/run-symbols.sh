@@ -18,6 +18,10 @@
 # and moved away, is found there (and named); a different program put
 # at its path is refused ("build ID differs"), and so is the cache
 # entry's when the recording's build ID is changed.
+# Also the older cache layout (HOME/.debug/PATH/BUILDID/elf) and the
+# --binaries directories: a file of the same base name, any file with the
+# build ID, the build-ID tree perf archive unpacks; a file there with
+# another build ID is refused.
 # Needs perf allowed to record and gcc; skips otherwise (the C++ part
 # needs g++ and libiberty, and is left out with a note without them).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
@@ -116,6 +120,15 @@ else
 	compare_text cxx.exp cxx.got "the names of the C++ frames"
 fi
 
+# the vdso, which perf record keeps in its cache
+vbid=$(perf buildid-list -i sym.data | awk '$2 == "[vdso]" { print $1 }')
+if [ -n "$vbid" ]; then
+	printf 'map 7f0000000000 0 0 1 %s [vdso]\nfile\n' "$vbid" > vdso.in
+	$SYMLOOKUP --home "$HOME" < vdso.in > vdso.out || fail "symlookup failed"
+	check_grep "file $HOME/.debug/.build-id/" vdso.out
+	check_grep "/vdso" vdso.out
+fi
+
 # perf's build-ID cache: move the program away after adding it
 bid=$(perf buildid-list -i sym.data | awk '$2 ~ /symprog$/ { print $1 }')
 [ -n "$bid" ] || hard_error "no build ID for symprog in sym.data"
@@ -145,4 +158,31 @@ sed "s/ $bid / 0123456789abcdef0123456789abcdef01234567 /" moved.in > nobid.in
 $SYMLOOKUP --home "$HOME" < nobid.in > nobid.out || fail "symlookup failed"
 check_grep "file - build ID differs" nobid.out
 check_grep "$addr [unknown]" nobid.out
+
+# the older cache layout, with no .build-id link
+rm -rf "$HOME/.debug/.build-id"
+$SYMLOOKUP --home "$HOME" < moved.in > old.out || fail "symlookup failed"
+check_grep "$addr real_name" old.out
+check_grep "file $HOME/.debug/" old.out
+# --binaries: nothing in the cache; a file of the same base name with
+# another build ID is refused, one with the build ID under another name
+# is found; then the same base name; then the build-ID tree
+mkdir bin1 bin2 bin3 bin4
+cp symprog bin1/symprog
+cp symprog.moved bin2/renamed
+cp symprog.moved bin3/symprog
+mkdir -p bin4/.build-id/$(echo $bid | cut -c1-2)/$(echo $bid | cut -c3-)
+cp symprog.moved bin4/.build-id/$(echo $bid | cut -c1-2)/$(echo $bid | cut -c3-)/elf
+for d in bin1 bin2 bin3 bin4; do
+	$SYMLOOKUP --home "$test_dir/nohome" --binaries "$test_dir/bin1" \
+		--binaries "$test_dir/$d" < moved.in > $d.out ||
+		fail "symlookup failed"
+done
+check_grep "file - build ID differs" bin1.out
+check_grep "$addr [unknown]" bin1.out
+check_grep "file $test_dir/bin2/renamed" bin2.out
+check_grep "$addr real_name" bin2.out
+check_grep "file $test_dir/bin3/symprog" bin3.out
+check_grep "file $test_dir/bin4/.build-id/" bin4.out
+check_grep "$addr real_name" bin4.out
 exit 0

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "demangle.h"
 #include "dsofind.h"
@@ -87,6 +88,7 @@ struct symbols {
 static const char why_not_found[] = "not found";
 static const char why_differs[] = "build ID differs";
 static const char why_no_symbols[] = "no symbols";
+static const char why_no_kernel[] = "kernel build ID not known yet";
 
 struct symbols *
 symbols_new(const struct sym_opts *o)
@@ -299,7 +301,49 @@ out:
 	return f;
 }
 
-/* Read F's ELF file, its debug file and its symbols. */
+/* Close F's ELF files, keeping their paths: what is needed of them is
+ * read (so that a recording of thousands of files does not run out of
+ * descriptors). */
+static void
+elf_done(struct sfile *f)
+{
+	struct dsofind_file *v[2] = { &f->bin, &f->dbg };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		if (v[i]->elf != NULL)
+			elf_end(v[i]->elf);
+		if (v[i]->fd >= 0)
+			close(v[i]->fd);
+		v[i]->elf = NULL;
+		v[i]->fd = -1;
+	}
+}
+
+/* True if ELF has DWARF (a .debug_info section with contents). */
+static bool
+has_dwarf(Elf *elf)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name != NULL && strcmp(name, ".debug_info") == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Read F's ELF file, its debug file and its symbols (and keep its DWARF
+ * open if lines are wanted). */
 static int
 load_elf(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 {
@@ -317,11 +361,17 @@ load_elf(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 		return 0;
 	}
 	/* without program headers no address can be placed: no names */
-	if (elfsyms_loads(f->bin.elf, &f->loads) < 0 && f->loads.v == NULL)
+	if (elfsyms_loads(f->bin.elf, &f->loads) < 0) {
+		elf_done(f);
 		return 0;
+	}
 	syms = f->bin.elf;
-	if (!elfsyms_has_symtab(syms) &&
-	    dsofind_debug(s->find, f->path, &f->bin, &f->dbg))
+	/* the debug file: for the symbols of a stripped file, or for the
+	 * DWARF of one without it */
+	if ((!elfsyms_has_symtab(syms) ||
+	     (s->o.lines && !has_dwarf(syms))) &&
+	    dsofind_debug(s->find, f->path, &f->bin, &f->dbg) &&
+	    !elfsyms_has_symtab(syms))
 		syms = f->dbg.elf;
 	r = elfsyms_read(syms, true, true, &f->syms);
 	if (r < 0)
@@ -332,10 +382,11 @@ load_elf(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 	if (r > 0 && elfsyms_plt(f->bin.elf, true, &f->plt) < 0)
 		return -1;
 	symtab_finish(&f->plt, SYMTAB_PERFMAP);
-	if (s->o.lines) {
+	if (s->o.lines)
 		f->lines = dwlines_open(f->dbg.elf != NULL ? f->dbg.elf
 							   : f->bin.elf);
-	}
+	if (f->lines == NULL)
+		elf_done(f);
 	return 0;
 }
 
@@ -479,6 +530,14 @@ load(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 		f->why = s->kernel_why;
 		return 0;
 	case FILE_MODULE:
+		/* which kernel's symbols would name a module is not known
+		 * yet: not loaded, so asked again */
+		if (!s->kernel_tried && s->kernel_nbid == 0 &&
+		    s->o.kallsyms == NULL && s->o.vmlinux == NULL) {
+			f->loaded = false;
+			f->why = why_no_kernel;
+			return 0;
+		}
 		if (!s->kernel_tried && load_kernel(s, NULL) < 0)
 			return -1;
 		f->why = s->kernel_why;
@@ -601,6 +660,8 @@ symbols_lookup(struct symbols *s, const struct sym_dso *dso, uint64_t addr,
 		}
 	if (!f->loaded && load(s, f, dso) < 0)
 		return -1;
+	if (!f->loaded)
+		return 0;	/* not known yet: not remembered */
 	name = find_symbol(s, f, dso, addr, &va);
 	n = 0;
 	v = NULL;

@@ -46,9 +46,9 @@ struct sym_opts {
 	bool lines;		/* read DWARF: files, lines, inlined */
 	/* The recording's kernel build ID, which picks the kernel's
 	 * symbols for its modules too; NULL: the build ID of the first
-	 * "[kernel.kallsyms]" mapping looked up (modules looked up before
-	 * then get the symbols of --kallsyms or /proc/kallsyms, unchecked,
-	 * or none). */
+	 * "[kernel.kallsyms]" mapping looked up (a module's address looked
+	 * up before then, with neither vmlinux nor kallsyms given, has no
+	 * name, and is not remembered as such). */
 	const uint8_t *kernel_build_id;
 	size_t kernel_build_id_size;
 };
