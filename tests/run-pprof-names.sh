@@ -6,9 +6,10 @@
 # for the same recording (testdata/progs/multi.c and threads.c, recorded
 # here and now).  The comm, pid and tid labels are there, and tid tells
 # the threads apart; the start time and duration come from the
-# recording's clock data (perf record -k).  Then pprof given the perf.data itself: it runs
-# perf_to_profile (the build tree's, first on PATH), and -top names the
-# busiest function perf names.
+# recording's clock data (perf record -k), the comments (perf's version,
+# host, command line) from its header.  Then pprof given the perf.data
+# itself: it runs perf_to_profile (the build tree's, first on PATH), and
+# -top names the busiest function perf names.
 # Skips without perf (recording, with python scripting), gcc, go or
 # perf's stackcollapse.py.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
@@ -82,6 +83,13 @@ for p in multi threads; do
 	grep -q "^Time: $day " $p.raw ||
 		fail "$p.pb.gz: no start time of $day ($(grep '^Time' $p.raw))"
 	grep -q '^Duration: ' $p.raw || fail "$p.pb.gz: no duration"
+	# comments: perf's version, the host, perf's command line
+	grep -q "^Comment: perf version $(perf version | sed 's/^perf version //')\$" \
+		$p.raw || fail "$p.pb.gz: no comment with perf's version"
+	grep -q "^Comment: hostname $(uname -n)\$" $p.raw ||
+		fail "$p.pb.gz: no comment with the host name"
+	grep -q "^Comment: cmdline .*perf record .* -o $p.data -- ./$p\$" \
+		$p.raw || fail "$p.pb.gz: no comment with perf's command line"
 	echo "$p: Go pprof reads perf's $(wc -l < $p.exp) stacks and names"
 done
 # threads.c runs three threads: three tids

@@ -254,14 +254,18 @@ start_time(const struct perfdata *pd)
 	return clk - first > tod ? 0 : (int64_t)(tod - (clk - first));
 }
 
-/* What the pprof profile of event EV says besides its stacks, into M;
- * COMMENTS has room for the strings. */
-static void
+/* What the pprof profile of event EV says besides its stacks, into M
+ * (its comments in M->owned, for the caller to free).  0, or -1 when
+ * out of memory. */
+static int
 pprof_meta(const struct prof *pf, const struct perf_attr *ev,
-	   struct pprof_meta *m, char comments[3][300])
+	   struct pprof_meta *m)
 {
 	const struct perf_header_info *hi = perfdata_header(pf->in->first);
-	size_t n = 0;
+	const char *prefix[3] = { "perf version ", "hostname ", "cmdline " };
+	const char *value[3] = { hi->version, hi->hostname, hi->cmdline };
+	size_t i, n = 0, len = 0;
+	char *p;
 
 	memset(m, 0, sizeof(*m));
 	/* perf's cpu-clock and task-clock count nanoseconds */
@@ -284,22 +288,21 @@ pprof_meta(const struct prof *pf, const struct perf_attr *ev,
 	    hi->last_sample_time - hi->first_sample_time <= INT64_MAX)
 		m->duration_nanos = (int64_t)(hi->last_sample_time -
 					      hi->first_sample_time);
-	if (hi->version != NULL) {
-		snprintf(comments[n], 300, "perf version %s", hi->version);
-		m->comments[n] = comments[n];
-		n++;
-	}
-	if (hi->hostname != NULL) {
-		snprintf(comments[n], 300, "hostname %s", hi->hostname);
-		m->comments[n] = comments[n];
-		n++;
-	}
-	if (hi->cmdline != NULL) {
-		snprintf(comments[n], 300, "cmdline %s", hi->cmdline);
-		m->comments[n] = comments[n];
-		n++;
+	/* the comments: perf's version, the host, perf's command line */
+	for (i = 0; i < 3; i++)
+		if (value[i] != NULL)
+			len += strlen(prefix[i]) + strlen(value[i]) + 1;
+	m->owned = p = malloc(len ? len : 1);
+	if (p == NULL)
+		return -1;
+	for (i = 0; i < 3; i++) {
+		if (value[i] == NULL)
+			continue;
+		m->comments[n++] = p;
+		p += sprintf(p, "%s%s", prefix[i], value[i]) + 1;
 	}
 	m->comments[n] = NULL;
+	return 0;
 }
 
 /*
@@ -317,11 +320,11 @@ emit_named(struct prof *pf, struct stack_entry **e, size_t n, bool last,
 	struct symstacks_in si;
 	struct pprof_meta meta;
 	struct folded_opts fo;
-	char comments[3][300];
 	size_t i;
 	int ret = -1;
 
 	memset(&ss, 0, sizeof(ss));
+	memset(&meta, 0, sizeof(meta));
 	stacktab_drop_index(tab);
 	if (stacktab_unpack(tab) < 0)
 		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
@@ -349,7 +352,10 @@ emit_named(struct prof *pf, struct stack_entry **e, size_t n, bool last,
 	r->stacks = ss.nsamples;
 	r->places = ss.nmaps;
 	r->fixup_converged = true;
-	pprof_meta(pf, pf->st->event, &meta, comments);
+	if (pprof_meta(pf, pf->st->event, &meta) < 0) {
+		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		goto out;
+	}
 	r->pprof = &meta;
 	fo = o->folded;
 	fo.periods = o->weight == CONVERT_WEIGHT_PERIOD;
@@ -357,6 +363,7 @@ emit_named(struct prof *pf, struct stack_entry **e, size_t n, bool last,
 	r->folded = &fo;
 	ret = sink(ctx, r, err);
 out:
+	free(meta.owned);
 	symstacks_release(&ss);
 	return ret;
 }

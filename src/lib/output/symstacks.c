@@ -13,10 +13,12 @@
 struct build {
 	const struct symstacks_in *in;
 	struct symstacks *ss;
-	struct hashtab by_ptr;		/* mapping pointer -> ptrs[] */
-	const struct mapping **ptrs;	/* the mappings met */
-	uint32_t *ptr_map;		/* ... and their ss->maps index */
-	size_t nptrs, cap_ptrs;
+	struct hashtab by_ptr;		/* of met[], by mapping pointer */
+	struct met {
+		const struct mapping *m;	/* a mapping met */
+		uint32_t map;			/* its ss->maps index */
+	} *met;
+	size_t nmet, cap_met;
 	struct hashtab by_content;	/* of ss->maps */
 	struct hashtab by_addr;		/* of ss->locs */
 	struct hashtab by_name;		/* of ss->funcs */
@@ -113,8 +115,8 @@ map_index(struct build *b, const struct mapping *m, bool kernel,
 	h = hashtab_hash64((uint64_t)(uintptr_t)m);
 	for (i = hashtab_probe(&b->by_ptr, h, &it); i != HASHTAB_NONE;
 	     i = hashtab_next(&b->by_ptr, &it))
-		if (b->ptrs[i] == m) {
-			*out = b->ptr_map[i];
+		if (b->met[i].m == m) {
+			*out = b->met[i].map;
 			return 0;
 		}
 	memset(&k, 0, sizeof(k));
@@ -157,25 +159,15 @@ map_index(struct build *b, const struct mapping *m, bool kernel,
 		ss->maps[ss->nmaps++] = k;
 		hashtab_insert(&b->by_content, &it, i);
 	}
-	if (b->nptrs >= HASHTAB_NONE - 1 ||
-	    grow(&b->ptrs, &b->cap_ptrs, b->nptrs + 1, sizeof(*b->ptrs)) < 0)
+	if (b->nmet >= HASHTAB_NONE - 1 ||
+	    grow(&b->met, &b->cap_met, b->nmet + 1, sizeof(*b->met)) < 0)
 		return -1;
-	{
-		size_t cap = b->cap_ptrs;
-
-		/* ptr_map grows with ptrs: the same room. */
-		uint32_t *np = realloc(b->ptr_map, cap * sizeof(*np));
-
-		if (np == NULL)
-			return -1;
-		b->ptr_map = np;
-	}
-	b->ptrs[b->nptrs] = m;
-	b->ptr_map[b->nptrs] = i;
+	b->met[b->nmet].m = m;
+	b->met[b->nmet].map = i;
 	if (hashtab_add(&b->by_ptr, hashtab_hash64((uint64_t)(uintptr_t)m),
-			(uint32_t)b->nptrs) < 0)
+			(uint32_t)b->nmet) < 0)
 		return -1;
-	b->nptrs++;
+	b->nmet++;
 	*out = i;
 	return 0;
 }
@@ -393,8 +385,7 @@ build_release(struct build *b)
 	hashtab_free(&b->by_content);
 	hashtab_free(&b->by_addr);
 	hashtab_free(&b->by_name);
-	free(b->ptrs);
-	free(b->ptr_map);
+	free(b->met);
 }
 
 int
