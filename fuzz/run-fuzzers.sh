@@ -17,7 +17,7 @@ set -eu
 srcdir=$1
 seconds=$2
 status=0
-targets="fuzz-perfdata fuzz-info fuzz-sample fuzz-cpuprof fuzz-gperfcheck"
+targets="fuzz-perfdata fuzz-info fuzz-sample fuzz-cpuprof fuzz-gperfcheck fuzz-symbols"
 
 # Output of the tools' code (--info, gperfcheck's dumps) is dropped:
 # -close_fd_mask=3 (libFuzzer and the sanitizers keep their own stderr).
@@ -50,6 +50,9 @@ gzip -dc "$srcdir"/testdata/dwarfprog.gz \
 P2G_FUZZ_SYMFS=$(pwd)/fuzz/symfs
 export P2G_FUZZ_SYMFS
 seed fuzz-cpuprof "$srcdir"/testdata/*.prof "$srcdir"/testdata/gperf/*.prof
+# the symbolizer: a kallsyms text and an ELF file with DWARF
+seed fuzz-symbols "$srcdir"/testdata/symbols/kallsyms
+cp fuzz/symfs/opt/p2g-fixture/dwarfprog fuzz/fuzz-symbols.seeds/
 # fuzz/regress: inputs on which a target once failed, named after it
 seed fuzz-gperfcheck "$srcdir"/testdata/*.prof "$srcdir"/testdata/gperf/*.prof \
 	"$srcdir"/testdata/gperf/*.prof.gz "$srcdir"/fuzz/regress/gperfcheck-*

@@ -13,6 +13,7 @@
 
 #include "aggregate.h"
 #include "convert.h"
+#include "cpuprof.h"
 #include "delivery.h"
 #include "perf_abi.h"
 #include "profiles.h"
@@ -422,11 +423,16 @@ conv_init(struct conv *cv, const struct perfdata *first,
 	 * way perf caps it. */
 	cv->co.user_only = o->user_only;
 	cv->co.kernel_only = o->kernel_only;
+	cv->co.keep_zero = o->format != CONVERT_FORMAT_GPERFTOOLS;
 	cv->co.max_stack = o->max_stack ? o->max_stack : SIZE_MAX;
 	cv->max_unwind = o->max_stack ? o->max_stack : DEFAULT_MAX_STACK;
 	cv->uframes = malloc(cv->max_unwind * sizeof(*cv->uframes));
-	cv->ag = aggregate_new(o->weight == CONVERT_WEIGHT_PERIOD,
-			       o->by_thread || o->split == CONVERT_SPLIT_TID);
+	/* pprof's profiles carry the periods besides the counts; they
+	 * and the folded stacks name each stack's thread. */
+	cv->ag = aggregate_new(o->weight == CONVERT_WEIGHT_PERIOD ||
+				       o->format == CONVERT_FORMAT_PPROF,
+			       o->by_thread || o->split == CONVERT_SPLIT_TID ||
+				       o->format != CONVERT_FORMAT_GPERFTOOLS);
 	if (cv->as == NULL || cv->uframes == NULL || cv->ag == NULL)
 		return -1;
 	cv->kt = addrspace_kernel_text(cv->as);
@@ -537,6 +543,19 @@ nomem:
 out:
 	conv_release(&cv);
 	return ret;
+}
+
+int
+convert_write(const struct convert_result *r, int fd, struct p2g_error *err)
+{
+	switch (r->format) {
+	case CONVERT_FORMAT_PPROF:
+		return pprof_write(r->names, r->pprof, fd, err);
+	case CONVERT_FORMAT_FOLDED:
+		return folded_write(r->names, r->folded, fd, err);
+	default:
+		return cpuprof_write(r->profile, fd, err);
+	}
 }
 
 int

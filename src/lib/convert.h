@@ -13,9 +13,12 @@
 
 #include "addrspace.h"
 #include "error.h"
+#include "folded.h"
 #include "perfdata.h"
+#include "pprof.h"
 #include "profile.h"
 #include "stacktab.h"
+#include "symstacks.h"
 
 /*
  * With several inputs, the processes of input N (from 0) are kept apart
@@ -29,6 +32,13 @@ enum convert_order {
 	CONVERT_ORDER_LITTLE,
 	CONVERT_ORDER_BIG,
 	CONVERT_ORDER_NATIVE,
+};
+
+/* The format written. */
+enum convert_format {
+	CONVERT_FORMAT_GPERFTOOLS,	/* cpuprof.h */
+	CONVERT_FORMAT_PPROF,		/* pprof.h */
+	CONVERT_FORMAT_FOLDED,		/* folded.h */
 };
 
 /* What makes one profile with split: a process, a thread, or every
@@ -62,6 +72,9 @@ struct convert_opts {
 				   does) */
 	uint64_t min_samples;	/* leave out the profiles (with split)
 				   or the processes with fewer samples */
+	enum convert_format format;
+	struct folded_opts folded;	/* for CONVERT_FORMAT_FOLDED (its
+					   periods: from weight) */
 	uint64_t period_us;	/* 0: derive from the event */
 	bool no_fixup;		/* write stacks without leaf copies */
 	enum convert_order byte_order;
@@ -139,7 +152,11 @@ struct convert_stats {
 /* One profile made: the merged one, or with split one per process,
  * thread or command. */
 struct convert_result {
-	struct profile *profile;
+	enum convert_format format;
+	struct profile *profile;	/* CONVERT_FORMAT_GPERFTOOLS */
+	const struct symstacks *names;	/* the other formats */
+	const struct pprof_meta *pprof;	/* CONVERT_FORMAT_PPROF */
+	const struct folded_opts *folded;	/* CONVERT_FORMAT_FOLDED */
 	int32_t pid;		/* the process, or -1 for several */
 	int32_t tid;		/* split by thread: the thread; else -1 */
 	char comm[32];		/* the command of the process, or thread,
@@ -179,6 +196,10 @@ int convert_run(struct perfdata *const *pds, size_t npds,
 		const struct convert_opts *o, convert_sink sink,
 		void *sink_ctx, struct convert_stats *st,
 		struct p2g_error *err);
+
+/* Write R's profile to FD in its format.  0, or -1 with ERR set. */
+int convert_write(const struct convert_result *r, int fd,
+		  struct p2g_error *err);
 
 /* Read all of PD's data counting samples per event (into *SAMPLES, an
  * array of one count per attr of PD that the caller frees) and per

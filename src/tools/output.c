@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpuprof.h"
 #include "input.h"
 #include "message.h"
 #include "output.h"
@@ -122,7 +121,7 @@ write_into(const char *path, const struct convert_result *r,
 	if (fd < 0)
 		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET, "%s",
 				strerror(errno));
-	if (cpuprof_write(r->profile, fd, err) < 0) {
+	if (convert_write(r, fd, err) < 0) {
 		close(fd);
 		return -1;
 	}
@@ -326,8 +325,10 @@ write_file(struct output_sink *sink, const char *output,
 		return -1;
 	/* Never replace what is not a regular file: rename() would put a
 	 * regular file in place of a device node or a FIFO. */
-	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+	if (stat(target, &st) == 0 &&
+	    (!S_ISREG(st.st_mode) || sink->in_place)) {
+		if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) ||
+		    S_ISREG(st.st_mode)) {
 			if (write_into(target, r, err) < 0)
 				return -1;
 			sink->failed[0] = '\0';
@@ -342,7 +343,7 @@ write_file(struct output_sink *sink, const char *output,
 	fd = open_tmp(target, err);
 	if (fd < 0)
 		return -1;
-	if (cpuprof_write(r->profile, fd, err) < 0) {
+	if (convert_write(r, fd, err) < 0) {
 		close(fd);
 		output_remove_tmp();
 		return -1;
@@ -419,7 +420,7 @@ output_write(void *ctx, const struct convert_result *r,
 		warn_result(output, r);
 	}
 	if (strcmp(output, "-") == 0) {
-		if (cpuprof_write(r->profile, STDOUT_FILENO, err) < 0) {
+		if (convert_write(r, STDOUT_FILENO, err) < 0) {
 			snprintf(sink->failed, sizeof(sink->failed), "%s",
 				 "(standard output)");
 			return -1;

@@ -26,6 +26,9 @@ struct output_sink {
 	const char *output;	/* OUTPUT, or with --split its pattern */
 	enum convert_split split;
 	bool stats, verbose;
+	bool in_place;		/* write into an existing OUTPUT rather
+				   than replace it (perf_to_profile: pprof
+				   reads the file it made, already open) */
 	struct report *rp;	/* names the inputs in notes */
 	dev_t *idev;		/* of every input file (malloc'd) */
 	ino_t *iino;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perf2gperf: convert a Linux perf.data file into a gperftools CPU
- * profile.  This file is the front end's command line only: the usage,
+ * profile (or pprof's format, or folded stacks); run as perf_to_profile,
+ * the converter pprof runs on a perf.data file.  This file is the front end's command line only: the usage,
  * the options and main().  What it says about the inputs is in report.c,
  * --info in info.c, the output file and its signals in output.c; the
  * work is done in the core library (perfdata, convert, fixup, cpuprof).
@@ -42,7 +43,8 @@ usage(void)
 "Convert a perf.data file (perf record, perf inject; file or pipe mode,\n"
 "either byte order, zstd-compressed with -z, gzip-compressed, or a\n"
 "perf.data directory of perf record --threads) into a gperftools CPU\n"
-"profile that pprof reads.  INPUT '-' reads standard input; OUTPUT '-'\n"
+"profile that pprof reads, a pprof profile with names or folded stacks\n"
+"(--format).  INPUT '-' reads standard input; OUTPUT '-'\n"
 "writes standard output.  With -o, every INPUT goes into OUTPUT: their\n"
 "processes kept apart, their events matched by name with the first's.\n"
 "With no arguments, converts ./perf.data (if there is one) into\n"
@@ -62,6 +64,23 @@ usage(void)
 "\n"
 "  -o, --output OUTPUT  write OUTPUT from every INPUT given\n"
 "\n"
+"Output format:\n"
+"  -f, --format gperftools|pprof|folded\n"
+"                       gperftools: a CPU profile of addresses (pprof\n"
+"                       finds the names in the binaries); pprof: a gzipped\n"
+"                       profile.proto with the names in it; folded: one\n"
+"                       line per stack, as perf script report\n"
+"                       stackcollapse prints them (default: by OUTPUT's\n"
+"                       suffix: .pb.gz or .pb pprof, .folded folded, else\n"
+"                       gperftools)\n"
+"      --include-pid    folded: the first frame is comm-PID\n"
+"      --include-tid    folded: the first frame is comm-TID (with\n"
+"                       --include-pid, comm-PID/TID)\n"
+"      --no-comm        folded: no first frame with the command\n"
+"      --tidy-java      folded: shorten Java signatures\n"
+"      --annotate-kernel\n"
+"                       folded: kernel functions end in _[k]\n"
+"\n"
 "Output (the processes left are merged into one profile, each mapped\n"
 "file at one place; a lone process keeps its own addresses):\n"
 "      --split[=pid|tid|comm]\n"
@@ -75,7 +94,8 @@ usage(void)
 "                       processes that have fewer than N samples\n"
 "      --weight samples|period\n"
 "                       count samples (default), or their periods in\n"
-"                       units of the header period\n"
+"                       units of the header period (folded: the periods\n"
+"                       themselves)\n"
 "      --slot-width 32|64|auto\n"
 "                       slot size; auto (default): 32 for recordings of\n"
 "                       32-bit machines, else 64\n"
@@ -170,6 +190,7 @@ struct options {
 	char **inputs;			/* INPUT... */
 	size_t ninputs;
 	bool info, stats, debuginfod, progress, verbose;
+	bool format_set;		/* --format given */
 	bool recording;		/* perf2gperf record: the input is perf's */
 	uint64_t max_inflate;		/* --max-inflate */
 };
@@ -196,6 +217,43 @@ parse_weight(const char *arg)
 	if (strcmp(arg, "period") != 0)
 		message_usage("--weight: '%s' is not samples or period", arg);
 	return CONVERT_WEIGHT_PERIOD;
+}
+
+/* --format gperftools|pprof|folded */
+static enum convert_format
+parse_format(const char *arg)
+{
+	if (strcmp(arg, "gperftools") == 0)
+		return CONVERT_FORMAT_GPERFTOOLS;
+	if (strcmp(arg, "pprof") == 0)
+		return CONVERT_FORMAT_PPROF;
+	if (strcmp(arg, "folded") != 0)
+		message_usage("--format: '%s' is not gperftools, pprof or "
+			      "folded", arg);
+	return CONVERT_FORMAT_FOLDED;
+}
+
+/* The format OUTPUT's name asks for: .pb.gz or .pb pprof, .folded
+ * folded, else gperftools. */
+static enum convert_format
+format_of(const char *output)
+{
+	static const struct {
+		const char *suffix;
+		enum convert_format f;
+	} by[] = {
+		{ ".pb.gz", CONVERT_FORMAT_PPROF },
+		{ ".pb", CONVERT_FORMAT_PPROF },
+		{ ".folded", CONVERT_FORMAT_FOLDED },
+	};
+	size_t i, n = strlen(output), k;
+
+	for (i = 0; i < sizeof(by) / sizeof(by[0]); i++) {
+		k = strlen(by[i].suffix);
+		if (n > k && strcmp(output + n - k, by[i].suffix) == 0)
+			return by[i].f;
+	}
+	return CONVERT_FORMAT_GPERFTOOLS;
 }
 
 /* --split[=pid|tid|comm] */
@@ -300,6 +358,25 @@ parse_option(int c, char **argv, struct options *op)
 	case 'B':
 		o->byte_order = parse_byte_order(optarg);
 		break;
+	case 'f':
+		o->format = parse_format(optarg);
+		op->format_set = true;
+		break;
+	case '1':
+		o->folded.include_pid = true;
+		break;
+	case '2':
+		o->folded.include_tid = true;
+		break;
+	case '3':
+		o->folded.no_comm = true;
+		break;
+	case '4':
+		o->folded.tidy_java = true;
+		break;
+	case '5':
+		o->folded.annotate_kernel = true;
+		break;
 	case 'i':
 		op->info = true;
 		break;
@@ -387,6 +464,13 @@ check_arguments(int argc, char **argv, struct options *op)
 		message_usage("--split takes one INPUT");
 	if (o->split && op->output != NULL)
 		output_check_pattern(op->output, o->split);
+	if (!op->format_set && op->output != NULL)
+		op->conv.format = format_of(op->output);
+	/* stackcollapse.py refuses these too: the ids follow the comm */
+	if (o->folded.no_comm &&
+	    (o->folded.include_pid || o->folded.include_tid))
+		message_usage("--include-pid and --include-tid need the comm "
+			      "(not --no-comm)");
 	for (k = 0; k < op->ninputs; k++)
 		if (strcmp(op->inputs[k], "-") == 0 && op->ninputs > 1)
 			message_usage("standard input ('-') can only be the "
@@ -413,6 +497,12 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "slot-width", required_argument, NULL, 'W' },
 		{ "weight", required_argument, NULL, 'w' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "include-pid", no_argument, NULL, '1' },
+		{ "include-tid", no_argument, NULL, '2' },
+		{ "no-comm", no_argument, NULL, '3' },
+		{ "tidy-java", no_argument, NULL, '4' },
+		{ "annotate-kernel", no_argument, NULL, '5' },
 		{ "info", no_argument, NULL, 'i' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "progress", no_argument, NULL, 'G' },
@@ -431,7 +521,7 @@ parse_options(int argc, char **argv, struct options *op)
 	memset(op, 0, sizeof(*op));
 	op->max_inflate = INFLATE_RATIO_DEFAULT;
 	opterr = 0;	/* our own messages, with our own prefix */
-	while ((c = getopt_long(argc, argv, ":o:e:p:t:c:isvqhV", longopts,
+	while ((c = getopt_long(argc, argv, ":o:e:p:t:c:f:isvqhV", longopts,
 				NULL)) != -1)
 		parse_option(c, argv, op);
 	/* libdw asks the servers in DEBUGINFOD_URLS for what it cannot find
@@ -442,6 +532,62 @@ parse_options(int argc, char **argv, struct options *op)
 	read_test_hooks(&op->conv);
 	op->conv.home = getenv("HOME");
 	check_arguments(argc, argv, op);
+}
+
+/*
+ * Run as perf_to_profile, the program pprof (Go's and the standalone
+ * one) runs on a perf.data file it is given (internal/driver/fetch.go:
+ * "perf_to_profile -i IN -o OUT -f"): take its options, as Google's
+ * perf_data_converter does (-f: replace an existing OUTPUT), into AV
+ * (room for 6), as perf2gperf's own for a pprof profile.  Returns the
+ * number of arguments in AV.
+ */
+static int
+perf_to_profile_args(int argc, char **argv, char **av)
+{
+	const char *in = NULL, *out = NULL;
+	bool force = false;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":i:o:fh")) != -1) {
+		switch (c) {
+		case 'i':
+			in = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'f':
+			force = true;
+			break;
+		case 'h':
+			printf("Usage: %s -i INPUT -o OUTPUT [-f]\n"
+			       "Convert a perf.data file into a pprof profile "
+			       "(perf2gperf --format=pprof);\n-f replaces an "
+			       "existing OUTPUT.\n", progname);
+			message_exit(0);
+			break;
+		case ':':
+			message_usage("option '%s' needs an argument",
+				      argv[optind - 1]);
+			break;
+		default:
+			message_bad_option(argv[optind - 1], optopt);
+		}
+	}
+	if (in == NULL || out == NULL || optind != argc)
+		message_usage("usage: %s -i INPUT -o OUTPUT [-f]", progname);
+	if (!force && access(out, F_OK) == 0)
+		message_usage("%s exists (-f replaces it)", out);
+	optind = 1;
+	av[0] = argv[0];
+	av[1] = (char *)"--format=pprof";
+	av[2] = (char *)"--";
+	av[3] = (char *)in;
+	av[4] = (char *)out;
+	av[5] = NULL;
+	return 5;
 }
 
 /* A perf.data directory has one file per CPU of the recording, all open
@@ -543,20 +689,28 @@ main(int argc, char **argv)
 	struct perfdata **pds = NULL;
 	struct record rec;
 	static char *rec_names[] = { (char *)"(perf record)" };
-	static char *rec_av[5];	/* the arguments of perf2gperf record or
-				   of no arguments; op keeps pointers
-				   into them */
+	static char *rec_av[6];	/* the arguments of perf2gperf record, of
+				   no arguments or of perf_to_profile; op
+				   keeps pointers into them */
+	const char *base = strrchr(argv[0], '/');
 	size_t k;
 	int ret = 2;
 
-	progname = "perf2gperf";
+	base = base != NULL ? base + 1 : argv[0];
+	progname = strcmp(base, "perf_to_profile") == 0 ? "perf_to_profile"
+							 : "perf2gperf";
 	/* before any input is mapped: see signals.h */
 	signals_init(output_cleanup);
 	memset(&sink, 0, sizeof(sink));
 	p2g_error_clear(&err);
 	raise_nofile();
 	rec.pid = 0;
-	if (argc > 1 && strcmp(argv[1], "record") == 0) {
+	if (strcmp(progname, "perf_to_profile") == 0) {
+		int n = perf_to_profile_args(argc, argv, rec_av);
+
+		parse_options(n, rec_av, &op);
+		sink.in_place = true;
+	} else if (argc > 1 && strcmp(argv[1], "record") == 0) {
 		if (record_start(argc - 1, argv + 1, &rec) < 0)
 			message_exit(2);
 		/* Ctrl-C is perf's: it ends the stream, and the profile of

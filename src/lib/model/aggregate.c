@@ -37,7 +37,7 @@ chain(const struct kernel_text *kt, const struct chain_opts *o,
 				i++;
 			continue;
 		}
-		if (v == 0) {
+		if (v == 0 && (!filter || !o->keep_zero)) {
 			zeros++;
 			continue;
 		}
@@ -67,7 +67,7 @@ aggregate_chain(const struct kernel_text *kt, const struct chain_opts *o,
 		const unsigned char *ch, uint64_t nr, bool big, uint64_t *f,
 		uint64_t *nraw, struct chain_counts *c)
 {
-	if (o->user_only || o->kernel_only)
+	if (o->user_only || o->kernel_only || o->keep_zero)
 		return chain(kt, o, ch, nr, big, f, nraw, c, true);
 	return chain(kt, o, ch, nr, big, f, nraw, c, false);
 }

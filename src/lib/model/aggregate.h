@@ -32,6 +32,9 @@ struct chain_opts {
 	bool user_only;		/* drop kernel frames */
 	bool kernel_only;	/* drop user frames */
 	size_t max_stack;	/* frames kept at most */
+	bool keep_zero;		/* keep address-0 frames (perf shows
+				   them as [unknown]; the gperftools
+				   format cannot hold them) */
 };
 
 /* Counts over the frames of all callchains. */

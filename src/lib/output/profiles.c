@@ -8,11 +8,13 @@
 
 #include "count.h"
 #include "cpuprof.h"
+#include "cursor.h"
 #include "fixup.h"
 #include "layout.h"
 #include "perf_abi.h"
 #include "profiles.h"
 #include "split.h"
+#include "symbols.h"
 
 #ifdef WORDS_BIGENDIAN
 #define WORDS_BIGENDIAN_P true
@@ -25,6 +27,8 @@ struct prof {
 	const struct profiles_in *in;
 	struct convert_stats *st;
 	uint64_t period_unit;	/* --weight period: one header period */
+	uint64_t mean_period;	/* of the event's samples */
+	struct symbols *sym;	/* for the formats with names */
 };
 
 static int32_t
@@ -109,12 +113,17 @@ pick_event(struct prof *pf, uint32_t *ev, struct p2g_error *err)
 	return ret;
 }
 
+static int emit_named(struct prof *pf, struct stack_entry **e, size_t n,
+		      bool last, struct convert_result *r,
+		      convert_sink sink, void *ctx, struct p2g_error *err);
+
 /*
  * Make the profile of the N entries E (of event EV's samples) and hand it
  * to the sink: translate into the profile's address space, weight, add
  * the leaf copies against Go pprof's rewriting (fixup.h).  LAST: no other
  * profile follows, so the stack table is released once translated, and
  * each copy of the stacks once the next is made, to keep the peak low.
+ * The formats with names go to emit_named() instead.
  */
 static int
 emit(struct prof *pf, struct stack_entry **e, size_t n,
@@ -133,6 +142,8 @@ emit(struct prof *pf, struct stack_entry **e, size_t n,
 	size_t i;
 	int ret = -1;
 
+	if (pf->sym != NULL)
+		return emit_named(pf, e, n, last, r, sink, ctx, err);
 	profile_init(&out);
 	memset(&lo, 0, sizeof(lo));
 	lo.slot_bytes = st->slot_bits / 8;
@@ -212,6 +223,151 @@ out:
 	return ret;
 }
 
+/* The time of the first sample since the epoch, from the recording's
+ * clock data (perf record -k), which ties its clock to the time of day:
+ * a u32 version, u32 clockid, u64 time of day and u64 clock time, both
+ * in ns, taken at one moment.  0 when not known. */
+static int64_t
+start_time(const struct perfdata *pd)
+{
+	const struct perf_header_info *hi = perfdata_header(pd);
+	const struct perf_feature_raw *raw = &hi->raw[HEADER_CLOCK_DATA];
+	struct cursor c;
+	uint64_t tod, clk, first;
+
+	if (raw->data == NULL || !hi->have_sample_time)
+		return 0;
+	cursor_init(&c, raw->data, raw->len, raw->off,
+		    perfdata_format(pd)->big_endian);
+	(void)cursor_u32(&c);
+	(void)cursor_u32(&c);
+	tod = cursor_u64(&c);
+	clk = cursor_u64(&c);
+	if (!cursor_ok(&c) || tod == 0 || tod > INT64_MAX)
+		return 0;
+	/* the time of day at the first sample, the clock's time there
+	 * after (or before) its time at the reference */
+	first = hi->first_sample_time;
+	if (first >= clk)
+		return first - clk > (uint64_t)INT64_MAX - tod
+			       ? 0 : (int64_t)(tod + (first - clk));
+	return clk - first > tod ? 0 : (int64_t)(tod - (clk - first));
+}
+
+/* What the pprof profile of event EV says besides its stacks, into M
+ * (its comments in M->owned, for the caller to free).  0, or -1 when
+ * out of memory. */
+static int
+pprof_meta(const struct prof *pf, const struct perf_attr *ev,
+	   struct pprof_meta *m)
+{
+	const struct perf_header_info *hi = perfdata_header(pf->in->first);
+	const char *prefix[3] = { "perf version ", "hostname ", "cmdline " };
+	const char *value[3] = { hi->version, hi->hostname, hi->cmdline };
+	size_t i, n = 0, len = 0;
+	char *p;
+
+	memset(m, 0, sizeof(*m));
+	/* perf's cpu-clock and task-clock count nanoseconds */
+	if (ev->type == PERF_TYPE_SOFTWARE &&
+	    (ev->config == PERF_COUNT_SW_CPU_CLOCK ||
+	     ev->config == PERF_COUNT_SW_TASK_CLOCK)) {
+		m->measure = "cpu";
+		m->unit = "nanoseconds";
+	} else {
+		m->measure = ev->name;
+		m->unit = "count";
+	}
+	m->period = (int64_t)(!ev->freq && ev->sample_period != 0 &&
+					  ev->sample_period <= INT64_MAX
+				      ? ev->sample_period
+				      : pf->mean_period);
+	m->time_nanos = start_time(pf->in->first);
+	if (hi->have_sample_time &&
+	    hi->last_sample_time >= hi->first_sample_time &&
+	    hi->last_sample_time - hi->first_sample_time <= INT64_MAX)
+		m->duration_nanos = (int64_t)(hi->last_sample_time -
+					      hi->first_sample_time);
+	/* the comments: perf's version, the host, perf's command line */
+	for (i = 0; i < 3; i++)
+		if (value[i] != NULL)
+			len += strlen(prefix[i]) + strlen(value[i]) + 1;
+	m->owned = p = malloc(len ? len : 1);
+	if (p == NULL)
+		return -1;
+	for (i = 0; i < 3; i++) {
+		if (value[i] == NULL)
+			continue;
+		m->comments[n++] = p;
+		p += sprintf(p, "%s%s", prefix[i], value[i]) + 1;
+	}
+	m->comments[n] = NULL;
+	return 0;
+}
+
+/*
+ * emit() for the formats with names (symstacks.h): the stacks as they
+ * are, each PC named in its own process's mappings.
+ */
+static int
+emit_named(struct prof *pf, struct stack_entry **e, size_t n, bool last,
+	   struct convert_result *r, convert_sink sink, void *ctx,
+	   struct p2g_error *err)
+{
+	const struct convert_opts *o = pf->in->o;
+	struct stacktab *tab = pf->in->tab;
+	struct symstacks ss;
+	struct symstacks_in si;
+	struct pprof_meta meta;
+	struct folded_opts fo;
+	size_t i;
+	int ret = -1;
+
+	memset(&ss, 0, sizeof(ss));
+	memset(&meta, 0, sizeof(meta));
+	stacktab_drop_index(tab);
+	if (stacktab_unpack(tab) < 0)
+		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+				"out of memory");
+	si.as = pf->in->as;
+	si.ag = pf->in->ag;
+	si.tab = tab;
+	si.info = perfdata_header(pf->in->first);
+	si.sym = pf->sym;
+	si.real_pids = pf->in->npds > 1;
+	si.unwound = pf->st->dwarf_unwound;
+	if (symstacks_build(&si, e, n, &ss, err) < 0)
+		goto out;
+	if (last)
+		stacktab_clear(tab);	/* E points there */
+	r->format = o->format;
+	r->names = &ss;
+	r->samples = 0;
+	r->max_depth = 0;
+	for (i = 0; i < ss.nsamples; i++) {
+		r->samples += ss.samples[i].count;
+		if (ss.samples[i].n > r->max_depth)
+			r->max_depth = ss.samples[i].n;
+	}
+	r->stacks = ss.nsamples;
+	r->places = ss.nmaps;
+	r->fixup_converged = true;
+	if (pprof_meta(pf, pf->st->event, &meta) < 0) {
+		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		goto out;
+	}
+	r->pprof = &meta;
+	fo = o->folded;
+	fo.periods = o->weight == CONVERT_WEIGHT_PERIOD;
+	fo.comm_only = !(pf->st->event->sample_type & PERF_SAMPLE_CALLCHAIN);
+	r->folded = &fo;
+	ret = sink(ctx, r, err);
+out:
+	free(meta.owned);
+	symstacks_release(&ss);
+	return ret;
+}
+
 /*
  * The period of event EV in the header (--period-us, or the event's: of
  * the event whose samples read it, for a counter read with another's
@@ -235,7 +391,9 @@ set_period(struct prof *pf, uint32_t ev, uint64_t psum, uint64_t pn,
 		st->period_us = 1;
 		st->period_guessed = true;
 	}
-	if (st->period_us > CPUPROF_MAX_PERIOD)
+	pf->mean_period = pn ? (psum + pn / 2) / pn : 0;
+	if (st->period_us > CPUPROF_MAX_PERIOD &&
+	    pf->in->o->format == CONVERT_FORMAT_GPERFTOOLS)
 		return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
 				"the period of event %s is %llu us, more than "
 				"google-pprof reads; set one with --period-us",
@@ -380,6 +538,21 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 	pf.in = in;
 	pf.st = st;
 	pf.period_unit = 0;
+	pf.mean_period = 0;
+	pf.sym = NULL;
+	if (in->o->format != CONVERT_FORMAT_GPERFTOOLS) {
+		struct sym_opts so;
+
+		memset(&so, 0, sizeof(so));
+		so.symfs = in->o->symfs;
+		so.home = in->o->home;
+		so.lines = true;	/* inlined functions, as perf */
+		/* one symbolizer for every profile: each address is
+		 * looked up once */
+		pf.sym = symbols_new(&so);
+		if (pf.sym == NULL)
+			goto nomem;
+	}
 	for (i = 0; i < perfdata_nattrs(in->first); i++)
 		st->nr_sampling_events +=
 			perfdata_attr(in->first, i)->sample_period != 0;
@@ -435,6 +608,7 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 nomem:
 	p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 out:
+	symbols_free(pf.sym);
 	free(sel);
 	free(procs);
 	return ret;

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Symbols for the PCs of a CPU profile, as pprof finds them: through the
- * maps text (each line's range and file offset) and the mapped ELF files
- * (their program headers and symbol tables, read with libelf).  A PC's
- * address in the file is that of the segment holding its file offset,
- * which works for executables, shared libraries and moved places alike.
+ * Symbols for the PCs of a CPU profile, named as perf names them: each
+ * line of the profile's maps text (its range, file offset and, in the
+ * brief form, build ID) is a mapping for the library's symbolizer
+ * (symbols.h), which finds the file and chooses among its symbols.
  */
 #ifndef P2G_SYMBOLIZE_H
 #define P2G_SYMBOLIZE_H

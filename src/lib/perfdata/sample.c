@@ -104,7 +104,10 @@ decode_simple(const struct perf_attr *a, const unsigned char *body,
 	s->stream_id = word(body, a->w_stream_id, big);
 	if (a->w_cpu >= 0)
 		s->cpu = load32(body + (size_t)a->w_cpu * 8, big);
-	s->period = word(body, a->w_period, big);
+	/* without PERF_SAMPLE_PERIOD, the fixed period (as perf's
+	 * evsel__parse_sample() takes it) */
+	s->period = a->w_period >= 0 ? word(body, a->w_period, big)
+				     : (a->freq ? 0 : a->sample_period);
 	if (chain) {
 		s->callchain_nr = nr;
 		s->callchain = body + head + 8;
@@ -134,7 +137,8 @@ sample_decode_brief(const struct perf_attr *a, const unsigned char *body,
 	}
 	b->callchain_nr = nr;
 	b->ip = word(body, a->w_ip, big);
-	b->period = word(body, a->w_period, big);
+	b->period = a->w_period >= 0 ? word(body, a->w_period, big)
+				     : (a->freq ? 0 : a->sample_period);
 	b->pid = b->tid = 0;
 	if (a->w_tid >= 0) {
 		b->pid = load32(body + (size_t)a->w_tid * 8, big);
@@ -185,6 +189,8 @@ sample_decode(const struct perf_attr *a, const unsigned char *body,
 	}
 	if (st & PERF_SAMPLE_PERIOD)
 		s->period = cursor_u64(&c);
+	else if (!a->freq)
+		s->period = a->sample_period;
 	if (st & PERF_SAMPLE_READ)
 		decode_read(a, &c, s);
 	if (st & PERF_SAMPLE_CALLCHAIN) {

@@ -44,6 +44,13 @@ struct sym_opts {
 	const char *const *binaries;	/* --binaries directories */
 	size_t nbinaries;
 	bool lines;		/* read DWARF: files, lines, inlined */
+	/* The recording's kernel build ID, which picks the kernel's
+	 * symbols for its modules too; NULL: the build ID of the first
+	 * "[kernel.kallsyms]" mapping looked up (a module's address looked
+	 * up before then, with neither vmlinux nor kallsyms given, has no
+	 * name, and is not remembered as such). */
+	const uint8_t *kernel_build_id;
+	size_t kernel_build_id_size;
 };
 
 struct symbols;
@@ -71,5 +78,9 @@ int symbols_lookup(struct symbols *s, const struct sym_dso *dso,
  */
 const char *symbols_file(struct symbols *s, const struct sym_dso *dso,
 			 const char **why);
+
+/* True if C++ names are demangled as perf demangles them (configure
+ * found libiberty); else they stay mangled. */
+bool symbols_demangles(void);
 
 #endif

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/* Folded stacks: see folded.h. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "count.h"
+#include "fdout.h"
+#include "folded.h"
+#include "hashtab.h"
+
+/* The distinct lines, each NUL-ended in TEXT at off[i], and their
+ * counts. */
+struct lines {
+	char *text;
+	size_t len, cap;
+	size_t *off;
+	uint64_t *count;
+	size_t n, cap_lines;
+	struct hashtab index;
+	bool failed;
+};
+
+static void
+put(struct lines *l, const char *s, size_t n)
+{
+	if (l->failed)
+		return;
+	if (l->cap - l->len < n) {
+		size_t nc = l->cap ? l->cap : 1 << 16;
+		char *nt;
+
+		while (nc - l->len < n) {
+			if (nc > SIZE_MAX / 2) {
+				l->failed = true;
+				return;
+			}
+			nc *= 2;
+		}
+		nt = realloc(l->text, nc);
+		if (nt == NULL) {
+			l->failed = true;
+			return;
+		}
+		l->text = nt;
+		l->cap = nc;
+	}
+	memcpy(l->text + l->len, s, n);
+	l->len += n;
+}
+
+static void
+put_str(struct lines *l, const char *s)
+{
+	put(l, s, strlen(s));
+}
+
+/* A function's name as stackcollapse.py writes it: ';' as ':', and with
+ * --tidy-java no '<' or '>', no leading 'L', nothing from '('. */
+static void
+put_name(struct lines *l, const char *name, const struct folded_opts *o)
+{
+	size_t start = l->len, i, k;
+	char *s;
+
+	put_str(l, name);
+	if (l->failed)
+		return;
+	s = l->text + start;
+	for (i = 0; i < l->len - start; i++)
+		if (s[i] == ';')
+			s[i] = ':';
+	if (!o->tidy_java)
+		return;
+	for (i = k = 0; i < l->len - start; i++)
+		if (s[i] != '<' && s[i] != '>')
+			s[k++] = s[i];
+	if (k > 0 && s[0] == 'L') {
+		memmove(s, s + 1, k - 1);
+		k--;
+	}
+	for (i = 0; i < k; i++)
+		if (s[i] == '(') {
+			k = i;
+			break;
+		}
+	l->len = start + k;
+}
+
+static uint64_t
+hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* The line made from START to the end of TEXT: counted COUNT more
+ * times, kept if new, else dropped from TEXT. */
+static void
+add_line(struct lines *l, size_t start, uint64_t count)
+{
+	struct hashtab_iter it;
+	size_t n = l->len - start;
+	uint64_t h;
+	uint32_t i;
+
+	put(l, "", 1);
+	if (l->failed || hashtab_reserve(&l->index, l->n + 1) < 0) {
+		l->failed = true;
+		return;
+	}
+	h = hash_bytes(l->text + start, n);
+	for (i = hashtab_probe(&l->index, h, &it); i != HASHTAB_NONE;
+	     i = hashtab_next(&l->index, &it))
+		if (memcmp(l->text + l->off[i], l->text + start, n + 1) == 0) {
+			l->count[i] = count_add(l->count[i], count);
+			l->len = start;
+			return;
+		}
+	if (l->n == l->cap_lines) {
+		size_t nc = l->cap_lines ? l->cap_lines * 2 : 1024;
+		size_t *no = realloc(l->off, nc * sizeof(*no));
+		uint64_t *ncnt;
+
+		if (no == NULL) {
+			l->failed = true;
+			return;
+		}
+		l->off = no;
+		ncnt = realloc(l->count, nc * sizeof(*ncnt));
+		if (ncnt == NULL) {
+			l->failed = true;
+			return;
+		}
+		l->count = ncnt;
+		l->cap_lines = nc;
+	}
+	if (l->n >= HASHTAB_NONE - 1) {
+		l->failed = true;
+		return;
+	}
+	l->off[l->n] = start;
+	l->count[l->n] = count;
+	hashtab_insert(&l->index, &it, (uint32_t)l->n);
+	l->n++;
+}
+
+/* The first frame: the command, with --include-pid/--include-tid. */
+static void
+put_comm(struct lines *l, const struct ss_sample *s,
+	 const struct folded_opts *o)
+{
+	char num[32];
+	const char *c;
+	const char *sep = "-";
+
+	for (c = s->comm; *c != '\0'; c++)
+		put(l, *c == ' ' ? "_" : c, 1);
+	if (o->include_pid) {
+		snprintf(num, sizeof(num), "%s%" PRId32, sep, s->pid);
+		put_str(l, num);
+		sep = "/";
+	}
+	if (o->include_tid) {
+		snprintf(num, sizeof(num), "%s%" PRId32, sep,
+			 s->tid >= 0 ? s->tid : s->pid);
+		put_str(l, num);
+	}
+}
+
+/* The line of sample S: its frames from the root.  Debian's perf 6.1
+ * adds inlined functions to the frames its DWARF unwinding finds, not
+ * to those of a callchain: a location of the first kind is named by
+ * all its functions (the outermost first), one of the second by its
+ * symbol's function alone. */
+static void
+make_line(struct lines *l, const struct symstacks *ss,
+	  const struct ss_sample *s, const struct folded_opts *o)
+{
+	size_t start = l->len;
+	bool first = true;
+	uint32_t k, j, from;
+
+	if (!o->no_comm) {
+		put_comm(l, s, o);
+		first = false;
+	}
+	for (k = o->comm_only ? 0 : s->n; k-- > 0;) {
+		const struct ss_location *loc = &ss->locs[ss->pool[s->off + k]];
+		bool kernel = o->annotate_kernel && loc->map != 0 &&
+			      ss->maps[loc->map - 1].kernel;
+
+		if (loc->nlines == 0) {
+			put_str(l, first ? "[unknown]" : ";[unknown]");
+			first = false;
+			if (kernel)
+				put_str(l, "_[k]");
+			continue;
+		}
+		from = loc->unwound ? 0 : loc->nlines - 1;
+		for (j = loc->nlines; j-- > from;) {
+			if (!first)
+				put(l, ";", 1);
+			first = false;
+			put_name(l, ss->funcs[ss->lines[loc->line + j].func]
+					    .name, o);
+			if (kernel)
+				put_str(l, "_[k]");
+		}
+	}
+	add_line(l, start, o->periods ? s->period : s->count);
+}
+
+/* A line to sort: where its text is, and its count. */
+struct ref {
+	size_t off;
+	uint64_t count;
+};
+
+static const char *sort_text;
+
+/* Python's sorted() of str: by code point, which is the order of the
+ * bytes of UTF-8. */
+static int
+cmp_lines(const void *a, const void *b)
+{
+	const struct ref *x = a, *y = b;
+
+	return strcmp(sort_text + x->off, sort_text + y->off);
+}
+
+int
+folded_write(const struct symstacks *ss, const struct folded_opts *o,
+	     int fd, struct p2g_error *err)
+{
+	struct lines l;
+	struct fdout *w = NULL;
+	struct ref *order = NULL;
+	char num[32];
+	size_t i;
+	int ret = -1;
+
+	memset(&l, 0, sizeof(l));
+	for (i = 0; i < ss->nsamples && !l.failed; i++)
+		make_line(&l, ss, &ss->samples[i], o);
+	hashtab_free(&l.index);
+	w = malloc(sizeof(*w));
+	order = malloc((l.n ? l.n : 1) * sizeof(*order));
+	if (l.failed || w == NULL || order == NULL) {
+		p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < l.n; i++) {
+		order[i].off = l.off[i];
+		order[i].count = l.count[i];
+	}
+	/* qsort's comparison gets no context: the text is given in a
+	 * static for the call */
+	sort_text = l.text;
+	qsort(order, l.n, sizeof(*order), cmp_lines);
+	sort_text = NULL;
+	fdout_init(w, fd, err);
+	for (i = 0; i < l.n; i++) {
+		const char *s = l.text + order[i].off;
+
+		fdout_bytes(w, s, strlen(s));
+		snprintf(num, sizeof(num), " %" PRIu64 "\n", order[i].count);
+		fdout_bytes(w, num, strlen(num));
+	}
+	ret = fdout_flush(w);
+out:
+	free(w);
+	free(order);
+	free(l.text);
+	free(l.off);
+	free(l.count);
+	hashtab_free(&l.index);
+	return ret;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Folded stacks, the text FlameGraph's flamegraph.pl, inferno and
+ * speedscope read: one line "comm;root;...;leaf COUNT" per distinct
+ * stack, sorted, exactly as perf's own script prints them (perf script
+ * report stackcollapse, tools/perf/scripts/python/stackcollapse.py):
+ * perf's names, "[unknown]" for a frame without one, ';' in a name
+ * written as ':', spaces in the command as '_'.
+ */
+#ifndef P2G_FOLDED_H
+#define P2G_FOLDED_H
+
+#include <stdbool.h>
+
+#include "error.h"
+#include "symstacks.h"
+
+/* The options of stackcollapse.py, and the weight. */
+struct folded_opts {
+	bool include_pid;	/* --include-pid: "comm-PID" */
+	bool include_tid;	/* --include-tid: "comm-TID" or
+				   "comm-PID/TID" */
+	bool no_comm;		/* --no-comm: no first frame */
+	bool tidy_java;		/* --tidy-java: Java signatures shortened */
+	bool annotate_kernel;	/* --kernel: kernel functions + "_[k]" */
+	bool periods;		/* count periods rather than samples */
+	bool comm_only;		/* the event has no callchains: perf's
+				   script then writes the first frame
+				   alone */
+};
+
+/* Write the folded stacks of SS to FD.  0, or -1 with ERR set
+ * (memory, P2G_IO). */
+int folded_write(const struct symstacks *ss, const struct folded_opts *o,
+		 int fd, struct p2g_error *err);
+
+#endif

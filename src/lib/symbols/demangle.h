@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * C++ names as perf shows them: demangled by libiberty's cplus_demangle()
+ * with no options, so without parameters or return type ("ns::K::spin",
+ * "twice<unsigned long>"), which is what Debian's perf prints (its
+ * default, non-verbose demangling).  Only when configure found libiberty
+ * (libiberty-dev); otherwise names stay as the symbol table has them.
+ */
+#ifndef P2G_DEMANGLE_H
+#define P2G_DEMANGLE_H
+
+#include <stdbool.h>
+
+/* The demangled NAME (malloc'd: the caller frees it), or NULL when NAME
+ * is not a mangled name, demangling is not built in, or memory runs
+ * out. */
+char *demangle_name(const char *name);
+
+/* True if demangling is built in. */
+bool demangle_available(void);
+
+#endif

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* JIT symbols from perf maps: see perfmap.h. */
+#include "config.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "input.h"
+#include "perfmap.h"
+#include "symtext.h"
+
+static int
+parse_line(void *ctx, const char *l, size_t n)
+{
+	struct symtab *t = ctx;
+	uint64_t start, size;
+	size_t i, k;
+
+	i = symtext_hex(l, n, 1, &start);
+	if (i == 0 || i >= n || l[i] != ' ')
+		return 0;
+	i++;
+	k = symtext_hex(l + i, n - i, 1, &size);
+	if (k == 0 || i + k >= n || l[i + k] != ' ')
+		return 0;
+	i += k + 1;
+	if (i >= n || memchr(l + i, '\0', n - i) != NULL)
+		return 0;
+	if (symtab_add(t, start, size, STB_GLOBAL, STT_FUNC, l + i, n - i) < 0)
+		return -1;
+	return 1;
+}
+
+long
+perfmap_parse(const char *buf, size_t len, struct symtab *t)
+{
+	long added = symtext_lines(buf, len, parse_line, t);
+
+	symtab_finish(t, SYMTAB_PERFMAP);
+	return added;
+}
+
+long
+perfmap_read(const char *path, struct symtab *t)
+{
+	struct stat st;
+	char *buf;
+	size_t len;
+	long r;
+	int fd;
+
+	fd = input_regular_fd(path, NULL);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || (st.st_uid != 0 && st.st_uid != geteuid())) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (symtext_slurp(path, (size_t)1 << 30, &buf, &len) < 0)
+		return -1;
+	r = perfmap_parse(buf, len, t);
+	free(buf);
+	return r;
+}
+
+bool
+perfmap_is_name(const char *path)
+{
+	const char *p;
+
+	if (strncmp(path, "/tmp/perf-", 10) != 0)
+		return false;
+	for (p = path + 10; *p >= '0' && *p <= '9'; p++)
+		;
+	return p > path + 10 && strcmp(p, ".map") == 0;
+}
+
+bool
+perfmap_is_anon(const char *path)
+{
+	return strcmp(path, "//anon") == 0 ||
+	       strncmp(path, "/dev/zero", 9) == 0 ||
+	       strncmp(path, "/anon_hugepage", 14) == 0 ||
+	       strncmp(path, "[anon:", 6) == 0;
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/* Tables of symbols with perf's fix-ups: see symtab.h. */
+#include "config.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symtab.h"
+
+void
+symtab_init(struct symtab *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void
+symtab_free(struct symtab *t)
+{
+	free(t->syms);
+	free(t->names);
+	symtab_init(t);
+}
+
+int
+symtab_add(struct symtab *t, uint64_t start, uint64_t size, int binding,
+	   int type, const char *name, size_t len)
+{
+	struct symtab_sym *s;
+
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+
+		if (cap > SIZE_MAX / sizeof(*s) || cap > UINT32_MAX)
+			return -1;
+		s = realloc(t->syms, cap * sizeof(*s));
+		if (s == NULL)
+			return -1;
+		t->syms = s;
+		t->cap = cap;
+	}
+	if (len > SIZE_MAX - 1 - t->names_len)
+		return -1;
+	if (t->names_len + len + 1 > t->names_cap) {
+		size_t cap = t->names_cap ? t->names_cap : 1024;
+		char *nn;
+
+		while (cap < t->names_len + len + 1) {
+			if (cap > SIZE_MAX / 2)
+				return -1;
+			cap *= 2;
+		}
+		nn = realloc(t->names, cap);
+		if (nn == NULL)
+			return -1;
+		t->names = nn;
+		t->names_cap = cap;
+	}
+	memcpy(t->names + t->names_len, name, len);
+	t->names[t->names_len + len] = '\0';
+	s = &t->syms[t->n];
+	s->start = start;
+	/* an end beyond the address space ends at its top */
+	s->end = size > UINT64_MAX - start ? UINT64_MAX : start + size;
+	s->name = t->names_len;
+	s->seq = (uint32_t)t->n;
+	s->binding = (uint8_t)binding;
+	s->type = (uint8_t)type;
+	t->names_len += len + 1;
+	t->n++;
+	return 0;
+}
+
+static int
+cmp_start(const void *x, const void *y)
+{
+	const struct symtab_sym *a = x, *b = y;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static size_t
+underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* True if perf keeps A rather than B of two symbols at one address (A
+ * the one it met first in its address order). */
+static bool
+keep_first(const struct symtab *t, const struct symtab_sym *a,
+	   const struct symtab_sym *b)
+{
+	const char *na = symtab_name(t, a), *nb = symtab_name(t, b);
+	bool za = a->end == a->start, zb = b->end == b->start;
+	size_t ua, ub, la, lb;
+
+	if (za != zb)
+		return zb;
+	if ((a->binding == STB_WEAK) != (b->binding == STB_WEAK))
+		return b->binding == STB_WEAK;
+	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
+		return a->binding == STB_GLOBAL;
+	ua = underscores(na);
+	ub = underscores(nb);
+	if (ua != ub)
+		return ua < ub;
+	la = strlen(na);
+	lb = strlen(nb);
+	if (la != lb)
+		return la > lb;
+	/* perf's tie-break keeps the first but for syscall aliases */
+	return strncmp(na, "SyS", 3) != 0 && strncmp(na, "compat_SyS", 10) != 0;
+}
+
+/* The module a kallsyms name carries ("[ext4]"), or NULL. */
+static const char *
+module_of(const char *name)
+{
+	return strchr(name, '[');
+}
+
+static uint64_t
+page_after(uint64_t a)
+{
+	uint64_t r = (a + 4095) & ~(uint64_t)4095;
+
+	return r < a ? UINT64_MAX : r;
+}
+
+/* A perf map: one symbol per start, the last one written (a JIT that
+ * reuses an address writes the new name after the old). */
+static void
+finish_perfmap(struct symtab *t)
+{
+	size_t i, k;
+
+	for (i = 0, k = 0; i < t->n; i++) {
+		if (k > 0 && t->syms[k - 1].start == t->syms[i].start)
+			t->syms[k - 1] = t->syms[i];
+		else
+			t->syms[k++] = t->syms[i];
+	}
+	t->n = k;
+}
+
+/* A kallsyms table's names lose their module after a NUL, where
+ * symtab_module() finds it. */
+static void
+cut_modules(struct symtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		char *tab = strchr(t->names + t->syms[i].name, '\t');
+
+		if (tab != NULL)
+			*tab = '\0';
+	}
+}
+
+const char *
+symtab_module(const struct symtab *t, const struct symtab_sym *s)
+{
+	const char *name = symtab_name(t, s);
+	const char *m = name + strlen(name) + 1;
+
+	if (t->kind != SYMTAB_KALLSYMS || m >= t->names + t->names_len ||
+	    *m != '[')
+		return NULL;
+	return m;
+}
+
+void
+symtab_finish(struct symtab *t, enum symtab_kind kind)
+{
+	bool kallsyms = kind == SYMTAB_KALLSYMS;
+	size_t i, k;
+
+	t->kind = kind;
+	if (t->n == 0)
+		return;
+	qsort(t->syms, t->n, sizeof(*t->syms), cmp_start);
+	if (kind == SYMTAB_PERFMAP) {
+		finish_perfmap(t);
+		return;
+	}
+	/* sizes first: a symbol of size 0 reaches the next one */
+	for (i = 0; i + 1 < t->n; i++) {
+		struct symtab_sym *p = &t->syms[i], *c = &t->syms[i + 1];
+		const char *pm, *cm;
+
+		if (p->end != p->start)
+			continue;
+		if (!kallsyms) {
+			p->end = c->start;
+			continue;
+		}
+		/* perf 6.1 tells only the kernel from modules here: the
+		 * last symbol of one module reaches the next module */
+		pm = module_of(symtab_name(t, p));
+		cm = module_of(symtab_name(t, c));
+		if ((pm == NULL) != (cm == NULL))
+			p->end = p->end > UINT64_MAX - 4096
+					 ? UINT64_MAX
+					 : page_after(p->end + 4096);
+		else
+			p->end = c->start;
+	}
+	if (t->syms[t->n - 1].end == t->syms[t->n - 1].start) {
+		struct symtab_sym *l = &t->syms[t->n - 1];
+		uint64_t e = page_after(l->start);
+
+		l->end = e > UINT64_MAX - 4096 ? UINT64_MAX : e + 4096;
+	}
+	/* then one symbol per address */
+	for (i = 0, k = 0; i < t->n; i++) {
+		if (k > 0 && t->syms[k - 1].start == t->syms[i].start) {
+			if (!keep_first(t, &t->syms[k - 1], &t->syms[i]))
+				t->syms[k - 1] = t->syms[i];
+			continue;
+		}
+		t->syms[k++] = t->syms[i];
+	}
+	t->n = k;
+	if (kallsyms)
+		cut_modules(t);
+}
+
+const struct symtab_sym *
+symtab_find(const struct symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->n;
+	const struct symtab_sym *s;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	s = &t->syms[lo - 1];
+	if (addr < s->end || addr == s->start)
+		return s;
+	return NULL;
+}

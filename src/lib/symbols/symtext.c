@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/* Text files of symbols: see symtext.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "symtext.h"
+
+int
+symtext_slurp(const char *path, size_t max, char **buf, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *b = NULL, *nb;
+	struct stat st;
+	ssize_t got;
+	int fd;
+
+	*buf = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	/* a FIFO or a device is never read */
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		goto fail;
+	for (;;) {
+		if (b == NULL || n == cap) {
+			if (b != NULL)
+				cap = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
+			if (cap > max + 1)
+				cap = max + 1;
+			if (b != NULL && n == cap)
+				goto fail;	/* more than MAX */
+			nb = realloc(b, cap);
+			if (nb == NULL)
+				goto fail;
+			b = nb;
+		}
+		got = read(fd, b + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			goto fail;
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	*buf = b;
+	*len = n;
+	return 0;
+fail:
+	free(b);
+	close(fd);
+	return -1;
+}
+
+long
+symtext_lines(const char *buf, size_t len,
+	      int (*fn)(void *ctx, const char *line, size_t n), void *ctx)
+{
+	size_t i = 0;
+	long sum = 0;
+
+	while (i < len) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t n = nl != NULL ? (size_t)(nl - (buf + i)) : len - i;
+		int r;
+
+		if (n > 0 && buf[i + n - 1] == '\r')
+			n--;
+		r = fn(ctx, buf + i, n);
+		if (r < 0)
+			return r;
+		sum += r;
+		if (nl == NULL)
+			break;
+		i = (size_t)(nl - buf) + 1;
+	}
+	return sum;
+}
+
+size_t
+symtext_hex(const char *p, size_t n, int prefix, uint64_t *v)
+{
+	size_t i = 0, start;
+
+	*v = 0;
+	if (prefix && n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		i = 2;
+	start = i;
+	while (i < n && i - start <= 16) {
+		char c = p[i];
+		unsigned d;
+
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			break;
+		*v = *v << 4 | d;
+		i++;
+	}
+	if (i == start || i - start > 16)
+		return 0;
+	return i;
+}

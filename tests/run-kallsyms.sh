@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Kernel symbols as perf reads them from kallsyms.
+#  1. testdata/symbols/kallsyms, made by hand, against the rules of perf
+#     6.1 (tools/perf/util/symbol.c): only T, t, W, w lines; a symbol
+#     reaches the next one, the kernel's last one (and a module's last
+#     one before the kernel) the end of the page after its own; of
+#     symbols at one address the last one listed (the others have no
+#     size once the ends are fixed, and perf prefers one with a size);
+#     a module's symbols name only that module's mapping (named by its
+#     .ko file, with '-' read as '_', or as [name]), the kernel's only
+#     the kernel's; malformed lines, lines at address 0, names starting
+#     with '$' are left out; a CRLF line ending is read.  The same from
+#     perf's copy in its build-ID cache, found by the kernel's build ID.
+#  2. The oracle: perf record -g of a shell reading /proc files (frames
+#     deep in the kernel), with perf's build-ID cache in the test
+#     directory; every frame's name, kernel and user-space, must be perf
+#     script's.  Skipped where perf cannot record kernel frames.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
+. "$top_srcdir/tests/symframes.sh"
+
+ks=$(testfile symbols/kallsyms)
+K='map ffffffff81000000 ffffffff82000000 ffffffff81000000 -1 - [kernel.kallsyms]_text'
+cat > fixture.in <<EOT
+$K
+file
+ffffffff81000000
+ffffffff810000ff
+ffffffff81000100
+ffffffff81000180
+ffffffff81000200
+ffffffff81000300
+ffffffff81000450
+ffffffff81000500
+ffffffff81001fff
+ffffffff81002000
+ffffffff80ffffff
+ffffffffc0000000
+map ffffffffc0000000 ffffffffc0010000 0 -1 - /lib/modules/6.1.0/kernel/drivers/foo-bar.ko
+ffffffffc0000000
+ffffffffc0000041
+ffffffffc000ffff
+ffffffffc0010000
+ffffffff81000100
+map ffffffffc0010000 ffffffffc0020000 0 -1 - [other]
+ffffffffc0010fff
+ffffffffc0011000
+EOT
+cat > fixture.exp <<EOT
+file $ks
+ffffffff81000000 _text
+ffffffff810000ff _text
+ffffffff81000100 startup_64
+ffffffff81000180 startup_64
+ffffffff81000200 weak_fn
+ffffffff81000300 after_label
+ffffffff81000450 last_kernel_fn
+ffffffff81000500 crlf_fn
+ffffffff81001fff crlf_fn
+ffffffff81002000 [unknown]
+ffffffff80ffffff [unknown]
+ffffffffc0000000 [unknown]
+ffffffffc0000000 mod_a_fn
+ffffffffc0000041 mod_a_init
+ffffffffc000ffff mod_a_init
+ffffffffc0010000 [unknown]
+ffffffff81000100 [unknown]
+ffffffffc0010fff other_fn
+ffffffffc0011000 [unknown]
+EOT
+$SYMLOOKUP --kallsyms "$ks" --home "$test_dir/nohome" < fixture.in > fixture.out ||
+	fail "symlookup failed"
+compare_text fixture.exp fixture.out "the names from $ks"
+
+# perf's kallsyms copy in its build-ID cache, for the recorded build ID;
+# a module looked up before the kernel's build ID is known has no name
+# yet, but is not remembered so
+kbid=0123456789abcdef0123456789abcdef01234567
+mkdir -p "home/.debug/[kernel.kallsyms]/$kbid"
+cp "$ks" "home/.debug/[kernel.kallsyms]/$kbid/kallsyms"
+cat > cache.in <<EOT
+map ffffffffc0000000 0 0 -1 - [foo_bar]
+file
+ffffffffc0000040
+map ffffffff81000000 0 ffffffff81000000 -1 $kbid [kernel.kallsyms]_text
+file
+ffffffff81000100
+map ffffffffc0000000 0 0 -1 - [foo_bar]
+ffffffffc0000040
+EOT
+cat > cache.exp <<EOT
+file - kernel build ID not known yet
+ffffffffc0000040 [unknown]
+file $test_dir/home/.debug/[kernel.kallsyms]/$kbid/kallsyms
+ffffffff81000100 startup_64
+ffffffffc0000040 mod_a_init
+EOT
+$SYMLOOKUP --home "$test_dir/home" < cache.in > cache.out ||
+	fail "symlookup failed"
+compare_text cache.exp cache.out "the names from perf's kallsyms copy"
+
+# what /proc/kallsyms shows to a reader it hides addresses from: nothing
+sed 's/^[0-9a-f]*/0000000000000000/' "$ks" > zeros
+printf '%s\nfile\nffffffff81000100\n' "$K" > zeros.in
+$SYMLOOKUP --kallsyms zeros --kernel-build-id 00 --home "$test_dir/nohome" \
+	< zeros.in > zeros.out || fail "symlookup failed"
+printf 'file - not found\nffffffff81000100 [unknown]\n' > zeros.exp
+compare_text zeros.exp zeros.out "the names from a kallsyms of zeros"
+
+# the oracle
+command -v perf > /dev/null 2>&1 || skip "perf is not installed"
+HOME=$test_dir/home
+export HOME
+mkdir -p "$HOME"
+rounds=2000
+[ -n "${P2G_WRAPPER:-}" ] && rounds=500
+perf record -q -g -e cpu-clock -F 4000 -o k.data -- sh -c "
+	i=0
+	while [ \$i -lt $rounds ]; do
+		i=\$((i + 1))
+		read -r x < /proc/self/stat
+		read -r x < /proc/self/status
+	done" > rec.log 2>&1 ||
+	skip "perf record does not work here: $(head -n 1 rec.log)"
+perf_frames k.data k.in k.exp
+grep -q '^ffff' k.exp || skip "perf recorded no kernel frames here"
+kframes=$(grep -c '^ffff' k.exp)
+[ "$kframes" -ge 20 ] || skip "perf recorded only $kframes kernel frames"
+$SYMLOOKUP --home "$HOME" < k.in > k.got || fail "symlookup failed"
+compare_text k.exp k.got "the names of the frames"
+exit 0
