@@ -416,7 +416,7 @@ symstacks_build(const struct symstacks_in *in, struct stack_entry **e,
 		const uint64_t *pcs = stacktab_pcs(in->tab, e[i]);
 		struct ss_sample *s = &ss->samples[ss->nsamples++];
 		uint32_t sid = aggregate_space(in->ag, e[i]->ctx);
-		int32_t pid = addrspace_space(in->as, sid)->pid;
+		int32_t pid = addrspace_space_pid(in->as, sid);
 		int32_t tid = aggregate_by_thread(in->ag)
 				      ? aggregate_tid(in->ag, e[i]->ctx) : -1;
 
