@@ -146,4 +146,32 @@ rm -f dwarfprog.perf.data.unsorted dwarfprog.log
 rm -rf $FX
 #<<< dwarf
 
+# ---- a return address of 0 under DWARF unwinding ----------------------------
+# progs/pc0.c (spin() without CFI, its frame pointer on a frame record
+# whose return address is 0), recorded at /opt/p2g-fixture as above.
+#>>> pc0
+mkdir -p $FX
+cp "$T/progs/pc0.c" $FX/
+(cd $FX && ${CC:-gcc} -O2 -fno-asynchronous-unwind-tables -fno-unwind-tables \
+	-o pc0 pc0.c)
+rm -f "$T/pc0.perf.data" "$T/pc0.perf.data.gz"
+(cd $FX && $PERF record -N -q -e cpu-clock -F 499 --call-graph dwarf,1024 \
+	-o "$T/pc0.perf.data" -- ./pc0)
+cd "$T"
+chmod 644 pc0.perf.data
+PERF_STACKS_OUT=pc0.perf.data.unsorted $PERF script \
+	-i pc0.perf.data --no-inline -s perf-stacks.py 2> pc0.log
+LC_ALL=C sort -t "$TAB" -k3,3 -k4,4n -k5,5 pc0.perf.data.unsorted \
+	> pc0.perf.data.expected
+{
+	echo "== pc0.perf.data (committed as pc0.perf.data.gz)"
+	grep '^perf-stacks:' pc0.log
+	echo "build id of /opt/p2g-fixture/pc0: $(readelf -n $FX/pc0 | sed -n 's/.*Build ID: //p')"
+} >> fixtures.stats
+gzip -9 -n -f pc0.perf.data
+gzip -9 -n -c $FX/pc0 > pc0.gz
+rm -f pc0.perf.data.unsorted pc0.log
+rm -rf $FX
+#<<< pc0
+
 cat fixtures.stats

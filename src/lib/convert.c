@@ -170,6 +170,12 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 		if (addrspace_is_kernel(cv->as, f[k]))
 			f[keep++] = f[k];
 	for (k = 0; k < nu; k++) {
+		/* Zeros are dropped, as from callchains: a profile cannot
+		 * hold PC 0. */
+		if (cv->uframes[k] == 0) {
+			cv->cc.zero_frames++;
+			continue;
+		}
 		if (keep == cv->max_unwind) {
 			cv->cc.frames_capped++;
 			break;

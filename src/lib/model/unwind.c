@@ -85,6 +85,7 @@ struct uspace {
 	uint64_t sp;
 	uint64_t *out;
 	size_t max, n;
+	bool zero_end;		/* a return address of 0 ended the stack */
 };
 
 struct unwinder {
@@ -516,6 +517,14 @@ frame_cb(Dwfl_Frame *state, void *arg)
 	report_module(us, pc);
 	if (!dwfl_frame_pc(state, &pc, &act))
 		return DWARF_CB_ABORT;
+	/* A return address of 0 ends a stack: the outermost frame of a
+	 * thread that clone() started has one.  libdw's CFI unwinder stops
+	 * there by itself, but its frame-pointer fallback (for code without
+	 * CFI) hands it on as a frame; a profile cannot hold PC 0. */
+	if (pc == 0) {
+		us->zero_end = true;
+		return DWARF_CB_ABORT;
+	}
 	us->out[us->n++] = pc;
 	return us->n < us->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
@@ -935,7 +944,10 @@ unwind_sample(struct unwinder *uw, struct addrspace *as, uint32_t sid,
 			goto out;
 		us->attached = true;
 	}
+	us->zero_end = false;
 	r = dwfl_getthread_frames(us->dwfl, tid, frame_cb, us);
+	if (us->zero_end)
+		r = 0;
 	if (us->n == 0) {
 		*res = UNWIND_PARTIAL;
 		goto out;
