@@ -22,7 +22,8 @@
 # has two lines for each frame and each inlined frame: a real frame is
 # one whose address line reads "ADDR ADDR" (a user frame) or whose symbol
 # line names [kernel.kallsyms] (a kernel frame, "ADDR 0").
-# Then contentsize.data, dwarf samples whose stack copy is shorter than
+# Then the event names of the hybrid-PMU and uprobe recordings (see
+# below), and contentsize.data, dwarf samples whose stack copy is shorter than
 # asked (dyn_size < size; 0 for the samples taken during exec), against
 # perf's own view (perf script with testdata/perf-stacks.py, where perf
 # is installed): every stack must be perf's.
@@ -146,12 +147,50 @@ EOF
 	n=$((n + 1))
 done
 
+# Event names: hybrid-PMU names (cpp-inlining.perf.data, perf 6.6; perf
+# 6.1 cannot read it, so the names are the corpus README's) and a uprobe
+# in file mode (named by the event_desc feature) and pipe mode (named only
+# by the tracing data: perf's trace-event-read.c) must be listed by
+# --info and chosen by -e.
+f=$pp/cpp-inlining/cpp-inlining.perf.data
+check_exit 0 "$PERF2GPERF" --info "$f"
+awk '/^# events/ { s = 1; next } /^#/ { s = 0 } s { print $2 }' out > ev.got
+printf '%s\n' cpu_atom/cycles:Pu/ cpu_core/cycles:Pu/ dummy:HGu > ev.want
+compare_text ev.want ev.got "events of cpp-inlining.perf.data"
+check_exit 0 "$PERF2GPERF" -q -e cpu_core/cycles:Pu/ "$f" hybrid.prof
+check_exit 1 "$PERF2GPERF" -q -e cpu_atom/cycles:Pu/ "$f" hybrid.prof
+check_grep "no samples of event cpu_atom/cycles:Pu/"
+for f in "$pp/probe.data.file" "$pp/probe.data.stream"; do
+	check_exit 0 "$PERF2GPERF" --info "$f"
+	awk '/^# events/ { s = 1; next } /^#/ { s = 0 } s { print $1, $2 }' \
+		out > ev.got
+	echo "1 probe_untitled1:main" > ev.want
+	compare_text ev.want ev.got "events of $f"
+	check_exit 0 "$PERF2GPERF" -q -e probe_untitled1:main "$f" probe.prof
+done
+
 # contentsize.data: stack copies shorter than asked, against perf
 f=$pp/contentsize.data
 if ! command -v perf > /dev/null 2>&1; then
-	echo "perf is not installed: contentsize.data not compared"
+	echo "perf is not installed: contentsize.data and the uprobe" \
+		"recordings not compared with perf"
 	exit 0
 fi
+# perf's names and stacks of the uprobe recordings
+for f in "$pp/probe.data.file" "$pp/probe.data.stream"; do
+	PERF_STACKS_OUT=probe.expected perf script -i "$f" --no-inline \
+		-s "$TESTDATA/perf-stacks.py" > /dev/null 2> perf.err ||
+		hard_error "perf script fails on $f: $(head -n 3 perf.err)"
+	cut -f3 probe.expected | sort -u > ev.perf
+	echo probe_untitled1:main > ev.want
+	compare_text ev.want ev.perf "perf's events of $f"
+	stacks_oracle probe.expected > probe.want
+	check_exit 0 "$PERF2GPERF" -q --no-fixup -e probe_untitled1:main "$f" \
+		probe.prof
+	check_exit 0 "$GPERFCHECK" --dump probe.prof
+	stacks_dump out > probe.got
+	compare_text probe.want probe.got "stacks of $f"
+done
 PERF_STACKS_OUT=cs.expected perf script -i "$f" --no-inline \
 	-s "$TESTDATA/perf-stacks.py" > /dev/null 2> perf.err ||
 	hard_error "perf script fails on $f: $(head -n 3 perf.err)"
