@@ -99,13 +99,15 @@ aggregate_lbr(const struct kernel_text *kt, const struct chain_opts *o,
 		nbr = 0;	/* the kernel part filled the stack */
 	/* Entry 0's target, then each entry's source (the call site). */
 	for (i = 0; i < nbr + (nbr > 0); i++) {
-		v = i == 0 ? load64(br + 8, big) : load64(br + (i - 1) * 24, big);
+		if (i == 0)
+			v = load64(br + 8, big);
+		else
+			v = load64(br + (i - 1) * 24, big) + 1;
+		/* (a source of all ones, plus 1, is 0 as well) */
 		if (v == 0) {
 			c->zero_frames++;
 			continue;
 		}
-		if (i > 0)
-			v++;
 		raw++;
 		if (n == o->max_stack) {
 			c->frames_capped++;

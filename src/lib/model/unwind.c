@@ -900,8 +900,10 @@ unwind_sample(struct unwinder *uw, struct addrspace *as, uint32_t sid,
 	/* No stack copied (dyn_size 0: the kernel could read none, as at
 	 * exit) is nothing to unwind: no user frame, as perf shows it
 	 * (util/machine.c bails out when nothing was captured). */
-	if (s->user_regs == NULL || s->user_regs_abi == PERF_SAMPLE_REGS_ABI_NONE ||
-	    s->user_stack_size == 0 || s->user_stack_dyn_size == 0 || max == 0)
+	if (s->user_regs == NULL ||
+	    s->user_regs_abi == PERF_SAMPLE_REGS_ABI_NONE ||
+	    s->user_stack_size == 0 || s->user_stack_dyn_size == 0 ||
+	    max == 0)
 		return 0;
 	*res = UNWIND_UNSUPPORTED;
 	if (s->user_regs_abi != PERF_SAMPLE_REGS_ABI_64)
