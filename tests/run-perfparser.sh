@@ -169,6 +169,21 @@ for f in "$pp/probe.data.file" "$pp/probe.data.stream"; do
 	check_exit 0 "$PERF2GPERF" -q -e probe_untitled1:main "$f" probe.prof
 done
 
+# The tracing data of the stream (its magic at 0x94, 2832 bytes): cut
+# short, an error at the offset where they end; not tracing data, a
+# warning at their start and the tracepoint keeps its number.
+f=$pp/probe.data.stream
+[ "$(dd if="$f" bs=1 skip=$((0x97)) count=7 2> /dev/null)" = tracing ] ||
+	hard_error "$f: no tracing data at 0x94"
+head -c 1000 "$f" > cut.data
+check_exit 1 "$PERF2GPERF" --info cut.data
+check_grep "cut.data: offset 0x3e8: tracing data end early (852 of 2832 bytes)"
+cp "$f" bad.data
+printf X | dd of=bad.data bs=1 seek=$((0x96)) conv=notrunc 2> /dev/null
+check_exit 0 "$PERF2GPERF" --info bad.data
+check_grep "bad.data: offset 0x94: warning: tracing data unreadable"
+grep -q "^ *1  tracepoint-1329\$" out || fail "bad.data: $(grep -A1 '# events' out)"
+
 # contentsize.data: stack copies shorter than asked, against perf
 f=$pp/contentsize.data
 if ! command -v perf > /dev/null 2>&1; then

@@ -593,19 +593,20 @@ tracing_data(struct perfdata *pd, const unsigned char *p, uint16_t size,
 	const unsigned char *q;
 	unsigned char *buf = NULL, *nb;
 	size_t have = 0, cap = 0, n, avail, bad;
-	uint64_t want;
+	uint64_t want, start;
 	int r;
 
 	if (size < 12 || inner)
 		return skip_payload(pd, p, size, off, inner, err);
 	want = load32(p + 8, pd->f.big_endian);
+	start = input_tell(in);
 	while (have < want) {
 		n = want - have > 65536 ? 65536 : (size_t)(want - have);
 		q = input_peek(in, n, &avail, err);
 		if (q == NULL)
 			goto fail;
 		if (avail < n) {
-			p2g_fail(err, P2G_INVALID, off + size + have + avail,
+			p2g_fail(err, P2G_INVALID, start + have + avail,
 				 "tracing data end early (%llu of %llu bytes)",
 				 (unsigned long long)(have + avail),
 				 (unsigned long long)want);
@@ -628,7 +629,7 @@ tracing_data(struct perfdata *pd, const unsigned char *p, uint16_t size,
 	if (r > 0)
 		goto nomem;
 	if (r < 0)
-		perfdata_warnf(pd, off + size + bad, "tracing data unreadable "
+		perfdata_warnf(pd, start + bad, "tracing data unreadable "
 			       "here: tracepoints are named by number");
 	free(buf);
 	return 0;

@@ -73,6 +73,17 @@ decimal(const char *v, size_t n, uint64_t *id)
 	return true;
 }
 
+/* Whether the next N bytes at the cursor are S; the cursor moves past
+ * them only if they are. */
+static bool
+expect(struct cursor *c, const char *s, size_t n)
+{
+	if (cursor_left(c) < n || memcmp(c->base + c->pos, s, n) != 0)
+		return false;
+	(void)cursor_bytes(c, n);
+	return true;
+}
+
 /* Step over a section: a u64 size, then that many bytes. */
 static void
 skip_sized(struct cursor *c)
@@ -91,26 +102,22 @@ tracing_names(const unsigned char *p, size_t len, tracing_name_fn fn,
 {
 	static const char magic[] = "\x17\x08\x44tracing";
 	struct cursor c;
-	const unsigned char *m;
 	const char *sys, *text, *name, *idv;
 	size_t syslen, namelen, idlen, vlen;
 	uint32_t nsys, nev, i, j;
 	uint64_t size, id;
 
 	cursor_init(&c, p, len, 0, false);
-	m = cursor_bytes(&c, 10);
-	if (m == NULL || memcmp(m, magic, 10) != 0)
+	if (!expect(&c, magic, 10))
 		goto bad;
 	(void)cstring(&c, &vlen);		/* version */
 	c.big_endian = cursor_u8(&c) != 0;
 	(void)cursor_u8(&c);			/* sizeof(long) */
 	(void)cursor_u32(&c);			/* page size */
-	m = cursor_bytes(&c, 12);
-	if (m == NULL || memcmp(m, "header_page", 12) != 0)
+	if (!expect(&c, "header_page", 12))
 		goto bad;
 	skip_sized(&c);
-	m = cursor_bytes(&c, 13);
-	if (m == NULL || memcmp(m, "header_event", 13) != 0)
+	if (!expect(&c, "header_event", 13))
 		goto bad;
 	skip_sized(&c);
 	nev = cursor_u32(&c);			/* ftrace formats */
