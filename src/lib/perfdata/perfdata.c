@@ -641,8 +641,8 @@ fail:
 }
 
 /* Whether a record of TYPE is folded into the handle (below): new attrs
- * and ids, feature sections, build ids, or the start of a compressed
- * stream whose records are not lasting. */
+ * and ids, feature sections, build ids, tracing data (event names), or
+ * the start of a compressed stream whose records are not lasting. */
 static bool
 changes_handle(uint32_t type)
 {
@@ -650,6 +650,7 @@ changes_handle(uint32_t type)
 	case PERF_RECORD_HEADER_ATTR:
 	case PERF_RECORD_HEADER_FEATURE:
 	case PERF_RECORD_HEADER_BUILD_ID:
+	case PERF_RECORD_HEADER_TRACING_DATA:
 	case PERF_RECORD_COMPRESSED:
 	case PERF_RECORD_COMPRESSED2:
 		return true;

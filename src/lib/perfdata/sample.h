@@ -89,18 +89,4 @@ sample_callchain(const struct perf_sample *s, uint64_t i)
 	return load64(s->callchain + i * 8, s->big_endian);
 }
 
-/* The source (FROM) and target (TO) addresses of branch entry I of the
- * branch stack (I < branch_nr). */
-static inline uint64_t
-sample_branch_from(const struct perf_sample *s, uint64_t i)
-{
-	return load64(s->branches + i * 24, s->big_endian);
-}
-
-static inline uint64_t
-sample_branch_to(const struct perf_sample *s, uint64_t i)
-{
-	return load64(s->branches + i * 24 + 8, s->big_endian);
-}
-
 #endif
