@@ -3,9 +3,9 @@
 # A return address of 0 under DWARF unwinding ends the stack; it is never
 # written as a frame (a gperftools profile cannot hold PC 0: gperfcheck
 # rejects "record N has PC 0", and perl pprof takes a record starting
-# with 0 for the end of the data).  The outermost frame of a thread that
-# clone() started has one; libdw's CFI unwinder stops there, but its
-# frame-pointer fallback, for code without CFI, returns it as a frame.
+# with 0 for the end of the data).  A 0 marks the bottom of a thread's
+# stack; libdw's CFI unwinder stops there, but its frame-pointer
+# fallback, for code without CFI, returns it as a frame.
 # testdata/pc0.perf.data.gz is perf record --call-graph dwarf of
 # testdata/progs/pc0.c (testdata/pc0.gz), whose spin() has no CFI and
 # its frame pointer on a frame record with return address 0 (see

@@ -1,9 +1,9 @@
 /* pc0.c - the program of the zero-return-address fixture
  * (testdata/pc0.gz, testdata/pc0.perf.data.gz): spin() has no call-frame
  * information and points the frame pointer at a frame record whose
- * return address is 0, as the outermost frame of a thread started by
- * clone() has.  libdw's frame-pointer fallback then gives a frame of PC 0
- * above spin(), and perf2gperf must end the stack there. */
+ * return address is 0, the mark of the bottom of a thread's stack.
+ * libdw's frame-pointer fallback then gives a frame of PC 0 above spin(),
+ * and perf2gperf must end the stack there. */
 __attribute__((naked, noinline)) void spin(void)
 {
 	__asm__ volatile(

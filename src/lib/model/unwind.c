@@ -517,10 +517,11 @@ frame_cb(Dwfl_Frame *state, void *arg)
 	report_module(us, pc);
 	if (!dwfl_frame_pc(state, &pc, &act))
 		return DWARF_CB_ABORT;
-	/* A return address of 0 ends a stack: the outermost frame of a
-	 * thread that clone() started has one.  libdw's CFI unwinder stops
-	 * there by itself, but its frame-pointer fallback (for code without
-	 * CFI) hands it on as a frame; a profile cannot hold PC 0. */
+	/* A return address of 0 marks the bottom of a stack (threads,
+	 * clone()'s among them, end their stacks so).  libdw's CFI
+	 * unwinder stops there by itself, but its frame-pointer fallback
+	 * (for code without CFI) hands it on as a frame; a profile cannot
+	 * hold PC 0. */
 	if (pc == 0) {
 		us->zero_end = true;
 		return DWARF_CB_ABORT;
