@@ -111,40 +111,56 @@ for p in hot multi threads; do
 done
 
 # ---- DWARF call stacks (perf record --call-graph dwarf) ----------------------
-# progs/dwarfprog.c built static-pie without frame pointers, compiled and
-# recorded at the neutral path /opt/p2g-fixture (so that the recorded path
-# and the DWARF comp_dir name no checkout); the program and the recording
-# are committed gzip-compressed, the oracle as is.  Removes
-# /opt/p2g-fixture afterwards: tests must find the program through
-# --symfs, not at its recorded path.
-#>>> dwarf
+# Each program is compiled and recorded at the neutral path
+# /opt/p2g-fixture (so that the recorded path and the DWARF comp_dir name
+# no checkout); the program and the recording are committed
+# gzip-compressed, the oracle as is.  /opt/p2g-fixture is removed
+# afterwards: tests must find the program through --symfs, not at its
+# recorded path.
 FX=/opt/p2g-fixture
-rm -rf $FX
-mkdir -p $FX
-cp "$T/progs/dwarfprog.c" $FX/
-(cd $FX && ${CC:-gcc} -static-pie -O2 -g -fomit-frame-pointer -pthread \
-	-o dwarfprog dwarfprog.c)
-rm -f "$T/dwarfprog.perf.data" "$T/dwarfprog.perf.data.gz"
-(cd $FX && $PERF record -N -q -e cpu-clock -F 499 --call-graph dwarf,4096 \
-	-o "$T/dwarfprog.perf.data" -- ./dwarfprog)
-cd "$T"
-chmod 644 dwarfprog.perf.data
-PERF_STACKS_OUT=dwarfprog.perf.data.unsorted $PERF script \
-	-i dwarfprog.perf.data --no-inline -s perf-stacks.py 2> dwarfprog.log
-LC_ALL=C sort -t "$TAB" -k3,3 -k4,4n -k5,5 dwarfprog.perf.data.unsorted \
-	> dwarfprog.perf.data.expected
-{
-	echo "== dwarfprog.perf.data (committed as dwarfprog.perf.data.gz)"
-	grep '^perf-stacks:' dwarfprog.log
-	echo "perf report -D PERF_RECORD_SAMPLE lines: $($PERF report -D -i dwarfprog.perf.data 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE(')"
-	echo "uncompressed size: $(wc -c < dwarfprog.perf.data)"
-	echo "build id of /opt/p2g-fixture/dwarfprog: $(readelf -n $FX/dwarfprog | sed -n 's/.*Build ID: //p')"
-} >> fixtures.stats
-gzip -9 -n -f dwarfprog.perf.data
-gzip -9 -n -c $FX/dwarfprog > dwarfprog.gz
-rm -f dwarfprog.perf.data.unsorted dwarfprog.log
-rm -rf $FX
+
+# dwarf_fixture NAME STACK-SIZE GCC-FLAGS...: progs/NAME.c built with
+# GCC-FLAGS, recorded with --call-graph dwarf,STACK-SIZE
+dwarf_fixture() {
+	_n=$1
+	_size=$2
+	shift 2
+	rm -rf $FX
+	mkdir -p $FX
+	cp "$T/progs/$_n.c" $FX/
+	(cd $FX && ${CC:-gcc} "$@" -o $_n $_n.c)
+	rm -f "$T/$_n.perf.data" "$T/$_n.perf.data.gz"
+	(cd $FX && $PERF record -N -q -e cpu-clock -F 499 \
+		--call-graph dwarf,$_size -o "$T/$_n.perf.data" -- ./$_n)
+	cd "$T"
+	chmod 644 $_n.perf.data
+	PERF_STACKS_OUT=$_n.perf.data.unsorted $PERF script \
+		-i $_n.perf.data --no-inline -s perf-stacks.py 2> $_n.log
+	LC_ALL=C sort -t "$TAB" -k3,3 -k4,4n -k5,5 $_n.perf.data.unsorted \
+		> $_n.perf.data.expected
+	{
+		echo "== $_n.perf.data (committed as $_n.perf.data.gz)"
+		grep '^perf-stacks:' $_n.log
+		echo "perf report -D PERF_RECORD_SAMPLE lines: $($PERF report -D -i $_n.perf.data 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE(')"
+		echo "uncompressed size: $(wc -c < $_n.perf.data)"
+		echo "build id of $FX/$_n: $(readelf -n $FX/$_n | sed -n 's/.*Build ID: //p')"
+	} >> fixtures.stats
+	gzip -9 -n -f $_n.perf.data
+	gzip -9 -n -c $FX/$_n > $_n.gz
+	rm -f $_n.perf.data.unsorted $_n.log
+	rm -rf $FX
+}
+
+# progs/dwarfprog.c, static-pie without frame pointers.
+#>>> dwarf
+dwarf_fixture dwarfprog 4096 -static-pie -O2 -g -fomit-frame-pointer -pthread
 #<<< dwarf
+
+# A return address of 0 under DWARF unwinding: progs/pc0.c (spin() without
+# CFI, its frame pointer on a frame record whose return address is 0).
+#>>> pc0
+dwarf_fixture pc0 1024 -O2 -fno-asynchronous-unwind-tables -fno-unwind-tables
+#<<< pc0
 
 # ---- a system-wide recording (perf record -a) ------------------------------
 # Whatever else runs on the machine is in it too: the test programs, a

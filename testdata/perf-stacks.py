@@ -12,7 +12,12 @@
 #     >= 0xfffffffffffff000 (context marker) is dropped defensively;
 #   - address 0 is dropped (the number dropped is reported on stderr);
 #   - a sample without a callchain, or with an empty one, becomes the
-#     one-frame stack [sample ip].
+#     one-frame stack [sample ip];
+#   - with PERF_STACKS_LBR=1 (for --call-graph lbr recordings), a sample
+#     whose branch stack is empty loses the last entry of its callchain:
+#     perf before 6.7 stitches the "to" address of branch entry 0 even
+#     when there is none, reading past the sample (fixed upstream by
+#     "perf machine: Avoid out of bounds LBR memory read").
 # Lines are written unsorted; sort them with
 #   LC_ALL=C sort -t "$(printf '\t')" -k3,3 -k4,4n -k5,5
 # Output goes to the file named by $PERF_STACKS_OUT, or to stdout if unset.
@@ -39,6 +44,9 @@ def process_event(param_dict):
     ev = param_dict['ev_name']
     ip = sample['ip']
     chain = param_dict.get('callchain')
+    if (chain and os.environ.get('PERF_STACKS_LBR') == '1' and
+            'brstack' in param_dict and not param_dict['brstack']):
+        chain = chain[:-1]
     addrs = []
     if chain:
         for node in chain:

@@ -19,6 +19,11 @@
 #     converted with --no-fixup -e EVENT -p PID; the stacks summed over
 #     the events must equal the raw oracle's for that pid, and, when
 #     raw_eq is yes, each (event, pid) must equal perf's view.
+# Then every recording of ../shared/corpus/perfparser (KDAB perfparser's
+# test files, made on other machines, with their binaries; see its
+# README): every event with samples is converted, merged and --split,
+# with the binaries linked into a --symfs tree, and gperfcheck must accept
+# every profile.  Either corpus may be absent.
 # A file perf2gperf cannot read must be refused cleanly: exit 1 and a
 # "FILE: offset 0xHEX: message" line; it is listed as unsupported, which
 # does not fail the test.  Anything else fails it: different counts or
@@ -33,8 +38,11 @@
 . "$top_srcdir/tests/stacks.sh"
 
 corpus=$top_srcdir/../shared/corpus/quipper
-[ -f "$corpus/MANIFEST.tsv" ] || skip "no corpus at $corpus"
-corpus=$(cd "$corpus" && pwd)
+pp=$top_srcdir/../shared/corpus/perfparser
+[ -f "$corpus/MANIFEST.tsv" ] || [ -d "$pp" ] ||
+	skip "no corpus at $corpus or $pp"
+HOME=$test_dir
+export HOME
 budget=${P2G_CORPUS_BUDGET:-60}
 [ "${P2G_CORPUS_FULL:-0}" = 1 ] && budget=0
 
@@ -196,8 +204,11 @@ check_file() {
 	fi
 }
 
-tail -n +2 "$corpus/MANIFEST.tsv" > manifest
-[ -s manifest ] || hard_error "empty MANIFEST.tsv"
+: > manifest
+[ ! -f "$corpus/MANIFEST.tsv" ] || tail -n +2 "$corpus/MANIFEST.tsv" > manifest
+[ -s manifest ] || [ ! -f "$corpus/MANIFEST.tsv" ] ||
+	hard_error "empty MANIFEST.tsv"
+corpus=$(cd "$corpus" 2> /dev/null && pwd || :)
 while IFS=$TAB read -r name bytes format script_rc samples stacks raw_samples raw_eq; do
 	f=$corpus/$name
 	if [ ! -f "$f" ] || [ ! -f "$f.expected-raw" ]; then
@@ -231,10 +242,68 @@ while IFS=$TAB read -r name bytes format script_rc samples stacks raw_samples ra
 	rm -f nooracle.prof
 done < manifest
 
+# The perfparser corpus: every recording, every event with samples, the
+# binaries given through a --symfs tree of links (symfs_link); each
+# profile, merged and --split, must pass gperfcheck.
+nquipper=$(wc -l < results)
+npp=0
+if [ -d "$pp" ]; then
+	pp=$(cd "$pp" && pwd)
+	find "$pp" -type f | LC_ALL=C sort > pp.files
+	while IFS= read -r f; do
+		[ "$(head -c 8 "$f" | tr -d '\000')" = PERFILE2 ] || continue
+		name=perfparser/${f#"$pp"/}
+		npp=$((npp + 1))
+		rm -rf symfs
+		mkdir symfs
+		run_tool -q "$f" plain.prof
+		[ $how = ok ] && symfs_link symfs "$pp" plain.prof
+		run_tool --info "$f"
+		if [ $how != ok ]; then
+			result "$name" FAIL "--info exit $rc: $(first_line tool.err)"
+			continue
+		fi
+		awk '/^# events/ { s = 1; next } /^#/ { s = 0 }
+			s && $1 > 0 { $1 = ""; sub(/^ /, ""); print }' \
+			tool.out > events
+		bad=
+		n=0
+		while IFS= read -r ev; do
+			rm -f split.*.prof
+			for mode in merged split; do
+				if [ $mode = merged ]; then
+					run_tool -q --symfs symfs -e "$ev" "$f" pp.prof
+					outs=pp.prof
+				else
+					run_tool -q --symfs symfs -e "$ev" --split \
+						"$f" 'split.%p.prof'
+					outs=$(ls split.*.prof 2> /dev/null || :)
+				fi
+				if [ $how != ok ]; then
+					bad="-e $ev ($mode): exit $rc: $(first_line tool.err)"
+					break 2
+				fi
+				for o in $outs; do
+					"$GPERFCHECK" -q "$o" 2> gc.err || {
+						bad="gperfcheck rejects -e $ev ($mode): $(first_line gc.err)"
+						break 3
+					}
+					n=$((n + 1))
+				done
+			done
+		done < events
+		if [ -n "$bad" ]; then
+			result "$name" FAIL "$bad"
+		else
+			result "$name" ok "$(wc -l < events) events, $n profiles valid, binaries: $(find symfs -type l | wc -l)"
+		fi
+	done < pp.files
+fi
+
 echo
 echo "=== corpus summary: $(cut -f2 results | sort | uniq -c | awk '{ printf "%s %s, ", $1, $2 }' | sed 's/, $//')"
 awk -F "$TAB" '$2 != "ok" { printf "  %-48s %-12s %s\n", $1, $2, $3 }' results
-[ "$(wc -l < results)" -eq "$(wc -l < manifest)" ] || hard_error "a file has no result"
+[ "$nquipper" -eq "$(wc -l < manifest)" ] || hard_error "a file has no result"
 if grep -q "${TAB}FAIL$TAB" results; then
 	fail "$(grep -c "${TAB}FAIL$TAB" results) corpus files fail (table above; diffs kept in $test_dir)"
 fi

@@ -9,7 +9,9 @@
 # the script's name without .sh) that is removed when the test passes or
 # skips and kept for inspection when it fails, and defines:
 #
-#   $PERF2GPERF, $GPERFCHECK   the tools under test (in $top_builddir/src)
+#   $PERF2GPERF, $GPERFCHECK   the tools under test (in $top_builddir/src);
+#                              $PERF2GPERF checks every profile it writes
+#                              with gperfcheck (see below)
 #   $TESTDATA                  $top_srcdir/testdata
 #   testfile NAME              print the path of testdata/NAME; skip if absent
 #   need_cmd CMD...            skip unless every CMD is on $PATH
@@ -21,6 +23,11 @@
 #   check_grep STRING [FILE]  fail unless FILE (default ./err) contains STRING
 #   le64 N                    print N as 8 little-endian bytes (for
 #                             hand-made gperftools profiles)
+#   symfs_link SYMFS DIR PROF  a --symfs tree for a recording made
+#                             elsewhere with its binaries in DIR: for each
+#                             path in the maps text of profile PROF with a
+#                             file of that name under DIR, SYMFS/PATH is
+#                             made a symbolic link to it
 #   go_env                    point HOME, GOCACHE, GOPATH and PPROF_TMPDIR
 #                             into the test directory, so that go tool
 #                             pprof writes nothing elsewhere
@@ -85,6 +92,11 @@ test_exit() {
 		echo "ERROR: $test_name: a command exited with 77 (not a skip)" >&2
 		_te_rc=99
 	fi
+	if [ "$_te_rc" -eq 0 ] && [ -s "$output_rejects" ]; then
+		echo "FAIL: $test_name: perf2gperf wrote profiles that gperfcheck rejects:" >&2
+		head -n 10 "$output_rejects" >&2
+		_te_rc=1
+	fi
 	case $_te_rc in
 	0|77)	rm -rf "$test_dir" ;;
 	*)	echo "$test_name: exit status $_te_rc; files kept in $test_dir" >&2 ;;
@@ -126,6 +138,51 @@ thinned() {
 for tool in "$PERF2GPERF" "$GPERFCHECK"; do
 	[ -x "$tool" ] || hard_error "$tool is not built (run make first)"
 done
+
+# Every gperftools profile that perf2gperf writes must pass gperfcheck:
+# $PERF2GPERF runs the tool, then gperfcheck on each file of the test
+# directory that the run created or changed and that starts with a CPU
+# profile header (so OUTPUT '-' redirected to a file is checked too).  A
+# rejected file is named on stderr and fails the test at its end, whatever
+# the script made of the exit status.  Off under $P2G_WRAPPER (valgrind
+# would run gperfcheck as well, for twice the time) and for a test that
+# sets P2G_OUTPUT_CHECK=no before sourcing this file (one that signals
+# or watches perf2gperf's own process: the check puts a shell between).
+output_rejects=$test_dir/.check/rejected
+if [ -z "${P2G_WRAPPER:-}" ] && [ "${P2G_OUTPUT_CHECK:-yes}" != no ]; then
+	mkdir -p "$test_dir/.check"
+	cat > "$test_dir/.check/perf2gperf" <<EOW
+#!/bin/sh
+# perf2gperf, then gperfcheck on the profiles it wrote (tests/test-subr.sh)
+d='$test_dir'
+snap() {
+	find "\$d" -path "\$d/.check" -prune -o -type f \\
+		-printf '%i %s %T@ %p\\n' 2> /dev/null | LC_ALL=C sort
+}
+snap > "\$d/.check/before.\$\$"
+'$PERF2GPERF' "\$@"
+rc=\$?
+if [ \$rc -eq 0 ]; then
+	snap | LC_ALL=C comm -13 "\$d/.check/before.\$\$" - | cut -d' ' -f4- |
+	while IFS= read -r f; do
+		case \$(od -An -v -t x1 -N 16 "\$f" 2> /dev/null | tr -d ' \\n') in
+		0000000003000000*|0000000000000003*) ;;
+		00000000000000000300000000000000) ;;
+		00000000000000000000000000000003) ;;
+		*) continue ;;
+		esac
+		'$GPERFCHECK' "\$f" > /dev/null 2> "\$d/.check/err.\$\$" &&
+			continue
+		echo "perf2gperf \$*: \$(grep -v ': warning: ' "\$d/.check/err.\$\$" | head -n 1)" |
+			tee -a '$output_rejects' >&2
+	done
+fi
+rm -f "\$d/.check/before.\$\$" "\$d/.check/err.\$\$"
+exit \$rc
+EOW
+	chmod +x "$test_dir/.check/perf2gperf"
+	PERF2GPERF=$test_dir/.check/perf2gperf
+fi
 
 testfile() {
 	if [ ! -f "$TESTDATA/$1" ]; then
@@ -173,6 +230,25 @@ check_grep() {
 		head -n 20 "${2:-err}" >&2
 		fail "'$1' not found in ${2:-err}"
 	fi
+}
+
+# See the list at the top.
+symfs_link() {
+	"$GPERFCHECK" --dump "$3" 2> /dev/null | awk '
+		$1 == "map" {
+			for (i = 2; i <= NF; i++)
+				if (substr($i, 1, 1) == "/") {
+					print $i
+					break
+				}
+		}' | sort -u |
+	while IFS= read -r _sl_path; do
+		_sl_bin=$(find "$2" -type f -name "$(basename "$_sl_path")" |
+			head -n 1)
+		[ -n "$_sl_bin" ] || continue
+		mkdir -p "$1$(dirname "$_sl_path")"
+		ln -sf "$_sl_bin" "$1$_sl_path"
+	done
 }
 
 # See the list at the top.

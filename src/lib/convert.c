@@ -90,6 +90,16 @@ keep_frame(struct conv *cv, uint64_t v)
 	return true;
 }
 
+/* Whether the samples of A carry the user part of their call stack in
+ * the branch stack (perf record --call-graph lbr). */
+static bool
+is_lbr(const struct perf_attr *a)
+{
+	return (a->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	       (a->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	       (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK);
+}
+
 /* The fields of S that the conversion uses. */
 static void
 brief_of(const struct perf_sample *s, struct sample_brief *f)
@@ -161,6 +171,12 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 		if (addrspace_is_kernel(cv->as, f[k]))
 			f[keep++] = f[k];
 	for (k = 0; k < nu; k++) {
+		/* Zeros are dropped, as from callchains: a profile cannot
+		 * hold PC 0. */
+		if (cv->uframes[k] == 0) {
+			cv->cc.zero_frames++;
+			continue;
+		}
 		if (keep == cv->max_unwind) {
 			cv->cc.frames_capped++;
 			break;
@@ -188,7 +204,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	struct perf_sample full;
 	const struct perf_sample *pfull = NULL;
 	const struct sample_brief *s = brief;
-	uint64_t n, nraw, *f;
+	uint64_t n, nraw, umark, *f;
 	uint32_t sid;
 	size_t k;
 
@@ -225,11 +241,23 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		return 0;
 	}
 
-	f = aggregate_frames(cv->ag, s->callchain_nr + cv->max_unwind + 1);
+	f = aggregate_frames(cv->ag, s->callchain_nr + cv->max_unwind + 1 +
+					     (pfull ? pfull->branch_nr : 0));
 	if (f == NULL)
 		goto nomem;
-	n = aggregate_chain(cv->kt, &cv->co, s->callchain, s->callchain_nr,
-			    cv->big_endian, f, &nraw, &cv->cc);
+	if (pfull != NULL && is_lbr(rec->attr) &&
+	    (umark = aggregate_user_marker(&cv->co, s->callchain,
+					   s->callchain_nr, cv->big_endian)) <
+		    s->callchain_nr) {
+		n = aggregate_lbr(cv->kt, &cv->co, s->callchain, umark,
+				  pfull->branches, pfull->branch_nr,
+				  cv->big_endian, f, &nraw, &cv->cc);
+		st->lbr_samples++;
+	} else {
+		n = aggregate_chain(cv->kt, &cv->co, s->callchain,
+				    s->callchain_nr, cv->big_endian, f, &nraw,
+				    &cv->cc);
+	}
 	if (sample_space(cv, ns(cv, (int32_t)s->pid), &sid) < 0)
 		goto nomem;
 	if (cv->uw != NULL && (rec->attr->sample_type & DWARF_BITS) ==

@@ -146,6 +146,7 @@ struct convert_stats {
 	uint64_t dwarf_no_binary;	/* no binary: leaf (+ callchain) */
 	uint64_t dwarf_unsupported;	/* registers of another ABI */
 	uint64_t frames_capped;		/* stacks cut at max_stack */
+	uint64_t lbr_samples;		/* user part from the branch stack */
 	unsigned slot_bits;	/* of the profiles written */
 };
 

@@ -247,6 +247,9 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 	if (st->frames_capped)
 		fprintf(stderr, "  stacks cut at max-stack  %12" PRIu64 "\n",
 			st->frames_capped);
+	if (st->lbr_samples)
+		fprintf(stderr, "  stacks from LBR          %12" PRIu64 "\n",
+			st->lbr_samples);
 	if (st->dwarf_samples)
 		fprintf(stderr,
 			"  dwarf samples            %12" PRIu64 "\n"

@@ -72,6 +72,60 @@ aggregate_chain(const struct kernel_text *kt, const struct chain_opts *o,
 	return chain(kt, o, ch, nr, big, f, nraw, c, false);
 }
 
+uint64_t
+aggregate_user_marker(const struct chain_opts *o, const unsigned char *ch,
+		      uint64_t nr, bool big)
+{
+	uint64_t i, end = nr < o->max_stack ? nr : o->max_stack;
+
+	for (i = 0; i < end; i++)
+		if (load64(ch + i * 8, big) == PERF_CONTEXT_USER)
+			return i;
+	return nr;
+}
+
+size_t
+aggregate_lbr(const struct kernel_text *kt, const struct chain_opts *o,
+	      const unsigned char *ch, uint64_t umark,
+	      const unsigned char *br, uint64_t nbr, bool big, uint64_t *f,
+	      uint64_t *nraw, struct chain_counts *c)
+{
+	uint64_t i, v, raw, capped = c->frames_capped;
+	size_t n;
+	bool kernel;
+
+	n = aggregate_chain(kt, o, ch, umark, big, f, &raw, c);
+	c->markers++;		/* the PERF_CONTEXT_USER at umark */
+	if (c->frames_capped != capped)
+		nbr = 0;	/* the kernel part filled the stack */
+	/* Entry 0's target, then each entry's source (the call site). */
+	for (i = 0; i < nbr + (nbr > 0); i++) {
+		if (i == 0)
+			v = load64(br + 8, big);
+		else
+			v = load64(br + (i - 1) * 24, big) + 1;
+		/* (a source of all ones, plus 1, is 0 as well) */
+		if (v == 0) {
+			c->zero_frames++;
+			continue;
+		}
+		raw++;
+		if (n == o->max_stack) {
+			c->frames_capped++;
+			break;
+		}
+		kernel = addrspace_text_has(kt, v);
+		c->kernel_frames += kernel;
+		if (kernel ? o->user_only : o->kernel_only) {
+			c->frames_dropped++;
+			continue;
+		}
+		f[n++] = v;
+	}
+	*nraw = raw;
+	return n;
+}
+
 /* A context of BY_THREAD (aggregate.h). */
 struct context {
 	uint32_t space;

@@ -58,6 +58,32 @@ size_t aggregate_chain(const struct kernel_text *kt,
 		       const unsigned char *chain, uint64_t nr, bool big,
 		       uint64_t *f, uint64_t *nraw, struct chain_counts *c);
 
+/*
+ * The index of the PERF_CONTEXT_USER marker among the first max_stack
+ * entries of callchain CHAIN[0..NR), or NR when there is none there.
+ */
+uint64_t aggregate_user_marker(const struct chain_opts *o,
+			       const unsigned char *chain, uint64_t nr,
+			       bool big);
+
+/*
+ * The frames of a --call-graph lbr sample (branch_sample_type
+ * CALL_STACK), as perf stitches them (tools/perf/util/machine.c,
+ * resolve_lbr_callchain_sample(), callee order, without --stitch-lbr):
+ * the kernel part of callchain CHAIN, up to its PERF_CONTEXT_USER
+ * marker at UMARK (aggregate_user_marker(), < NR), then, when the branch
+ * stack BR[0..NBR) (entries of 24 bytes: from, to, flags) is not empty,
+ * the target of its newest call (the entry of the function sampled) and
+ * the source of every call, newest first, each plus 1: a call site read
+ * as a return address, so that pprof's own minus 1 lands on the call.
+ * The user part of the callchain is not used.  F needs room for UMARK +
+ * NBR + 1 frames; the rest as aggregate_chain().
+ */
+size_t aggregate_lbr(const struct kernel_text *kt, const struct chain_opts *o,
+		     const unsigned char *chain, uint64_t umark,
+		     const unsigned char *br, uint64_t nbr, bool big,
+		     uint64_t *f, uint64_t *nraw, struct chain_counts *c);
+
 struct aggregate;
 
 /* An empty aggregate over a packed stack table (stacktab_pack()),

@@ -94,6 +94,7 @@ struct uspace {
 	uint64_t sp;
 	uint64_t *out;
 	size_t max, n;
+	bool zero_end;		/* a return address of 0 ended the stack */
 };
 
 struct unwinder {
@@ -548,6 +549,15 @@ frame_cb(Dwfl_Frame *state, void *arg)
 	report_module(us, pc);
 	if (!dwfl_frame_pc(state, &pc, &act))
 		return DWARF_CB_ABORT;
+	/* A return address of 0 marks the bottom of a stack (threads,
+	 * clone()'s among them, end their stacks so).  libdw's CFI
+	 * unwinder stops there by itself, but its frame-pointer fallback
+	 * (for code without CFI) hands it on as a frame; a profile cannot
+	 * hold PC 0. */
+	if (pc == 0) {
+		us->zero_end = true;
+		return DWARF_CB_ABORT;
+	}
 	us->out[us->n++] = pc;
 	return us->n < us->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
@@ -935,8 +945,13 @@ unwind_sample(struct unwinder *uw, struct addrspace *as, uint32_t sid,
 
 	*n = 0;
 	*res = UNWIND_NONE;
-	if (s->user_regs == NULL || s->user_regs_abi == PERF_SAMPLE_REGS_ABI_NONE ||
-	    s->user_stack_size == 0 || max == 0)
+	/* No stack copied (dyn_size 0: the kernel could read none, as at
+	 * exit) is nothing to unwind: no user frame, as perf shows it
+	 * (util/machine.c bails out when nothing was captured). */
+	if (s->user_regs == NULL ||
+	    s->user_regs_abi == PERF_SAMPLE_REGS_ABI_NONE ||
+	    s->user_stack_size == 0 || s->user_stack_dyn_size == 0 ||
+	    max == 0)
 		return 0;
 	*res = UNWIND_UNSUPPORTED;
 	if (s->user_regs_abi != PERF_SAMPLE_REGS_ABI_64)
@@ -982,7 +997,10 @@ unwind_sample(struct unwinder *uw, struct addrspace *as, uint32_t sid,
 			goto out;
 		us->attached = true;
 	}
+	us->zero_end = false;
 	r = dwfl_getthread_frames(us->dwfl, tid, frame_cb, us);
+	if (us->zero_end)
+		r = 0;
 	if (us->n == 0) {
 		*res = UNWIND_PARTIAL;
 		goto out;

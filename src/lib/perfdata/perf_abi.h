@@ -49,7 +49,10 @@
 #define PERF_FORMAT_GROUP		(1ULL << 3)
 #define PERF_FORMAT_LOST		(1ULL << 4)
 
-/* perf_event_attr.branch_sample_type bits that change the sample layout. */
+/* perf_event_attr.branch_sample_type bits: CALL_STACK makes the branch
+ * stack the user part of the call stack (--call-graph lbr); the others
+ * change the sample layout. */
+#define PERF_SAMPLE_BRANCH_CALL_STACK	(1ULL << 11)
 #define PERF_SAMPLE_BRANCH_HW_INDEX	(1ULL << 17)
 #define PERF_SAMPLE_BRANCH_COUNTERS	(1ULL << 19)
 
@@ -119,6 +122,7 @@
 /* Callchain context markers: values at or above this are not addresses. */
 #define PERF_CONTEXT_MAX		((uint64_t)-4095)
 #define PERF_CONTEXT_USER_DEFERRED	((uint64_t)-640)
+#define PERF_CONTEXT_USER		((uint64_t)-512)
 
 /* Header feature bits (perf_header.flags, and HEADER_FEATURE records). */
 enum perf_feature {

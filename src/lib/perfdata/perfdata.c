@@ -17,6 +17,7 @@
 
 #include "perf_abi.h"
 #include "perfdata-private.h"
+#include "tracing.h"
 #include "zstream.h"
 
 /* How often a directory's files give back the pages behind them. */
@@ -565,9 +566,99 @@ skip_payload(struct perfdata *pd, const unsigned char *p, uint16_t size,
 	return input_skip(pd->cur->in, skip, err);
 }
 
+/* A tracepoint of the tracing data: the name of the tracepoint events
+ * of its ID that have only their number (attr.c's "tracepoint-ID"). */
+static bool
+name_tracepoint(void *arg, uint64_t id, const char *sys, size_t syslen,
+		const char *name, size_t namelen)
+{
+	struct perfdata *pd = arg;
+	char num[40], *full;
+	size_t i;
+	bool ok = true;
+
+	snprintf(num, sizeof(num), "tracepoint-%llu", (unsigned long long)id);
+	for (i = 0; i < pd->nr_attrs && ok; i++) {
+		struct perf_attr *a = pd->attrs[i];
+
+		if (a->type != PERF_TYPE_TRACEPOINT || a->config != id ||
+		    a->name == NULL || strcmp(a->name, num) != 0)
+			continue;
+		full = malloc(syslen + 1 + namelen);
+		if (full == NULL)
+			return false;
+		memcpy(full, sys, syslen);
+		full[syslen] = ':';
+		memcpy(full + syslen + 1, name, namelen);
+		ok = attr_set_name(a, full, syslen + 1 + namelen);
+		free(full);
+	}
+	return ok;
+}
+
+/* PERF_RECORD_HEADER_TRACING_DATA (pipe mode): the payload follows the
+ * record P of SIZE bytes at OFF, outside its size; it is read (held as
+ * it arrives, so memory grows with the bytes there are, not with the
+ * size claimed) for the names of the tracepoints.  Tracing data that
+ * cannot be read are a warning.  0, or -1 with ERR set. */
+static int
+tracing_data(struct perfdata *pd, const unsigned char *p, uint16_t size,
+	     uint64_t off, bool inner, struct p2g_error *err)
+{
+	struct input *in = pd->cur->in;
+	const unsigned char *q;
+	unsigned char *buf = NULL, *nb;
+	size_t have = 0, cap = 0, n, avail, bad;
+	uint64_t want, start;
+	int r;
+
+	if (size < 12 || inner)
+		return skip_payload(pd, p, size, off, inner, err);
+	want = load32(p + 8, pd->f.big_endian);
+	start = input_tell(in);
+	while (have < want) {
+		n = want - have > 65536 ? 65536 : (size_t)(want - have);
+		q = input_peek(in, n, &avail, err);
+		if (q == NULL)
+			goto fail;
+		if (avail < n) {
+			p2g_fail(err, P2G_INVALID, start + have + avail,
+				 "tracing data end early (%llu of %llu bytes)",
+				 (unsigned long long)(have + avail),
+				 (unsigned long long)want);
+			goto fail;
+		}
+		if (have + n > cap) {
+			cap = cap * 2 > have + n ? cap * 2 : have + n;
+			if (cap > want)
+				cap = (size_t)want;
+			nb = realloc(buf, cap);
+			if (nb == NULL)
+				goto nomem;
+			buf = nb;
+		}
+		memcpy(buf + have, q, n);
+		input_consume(in, n);
+		have += n;
+	}
+	r = tracing_names(buf, have, name_tracepoint, pd, &bad);
+	if (r > 0)
+		goto nomem;
+	if (r < 0)
+		perfdata_warnf(pd, start + bad, "tracing data unreadable "
+			       "here: tracepoints are named by number");
+	free(buf);
+	return 0;
+nomem:
+	p2g_fail(err, P2G_NOMEM, off, "out of memory");
+fail:
+	free(buf);
+	return -1;
+}
+
 /* Whether a record of TYPE is folded into the handle (below): new attrs
- * and ids, feature sections, build ids, or the start of a compressed
- * stream whose records are not lasting. */
+ * and ids, feature sections, build ids, tracing data (event names), or
+ * the start of a compressed stream whose records are not lasting. */
 static bool
 changes_handle(uint32_t type)
 {
@@ -575,6 +666,7 @@ changes_handle(uint32_t type)
 	case PERF_RECORD_HEADER_ATTR:
 	case PERF_RECORD_HEADER_FEATURE:
 	case PERF_RECORD_HEADER_BUILD_ID:
+	case PERF_RECORD_HEADER_TRACING_DATA:
 	case PERF_RECORD_COMPRESSED:
 	case PERF_RECORD_COMPRESSED2:
 		return true;
@@ -641,6 +733,9 @@ perfdata_next_in_file(struct perfdata *pd, struct perf_record *rec,
 			continue;
 		}
 		case PERF_RECORD_HEADER_TRACING_DATA:
+			if (tracing_data(pd, p, size, off, inner, err) < 0)
+				return -1;
+			continue;
 		case PERF_RECORD_AUXTRACE:
 			if (skip_payload(pd, p, size, off, inner, err) < 0)
 				return -1;
