@@ -41,7 +41,8 @@ parse_build_id(const char *p, struct map *m)
 	}
 	if (n < 2 || (*p != '\0' && *p != ' ' && *p != '\n'))
 		return false;
-	m->dso.build_id = m->bid;
+	/* dso.build_id is pointed at bid once the array stops moving
+	 * (symbolizer_new()) */
 	m->dso.build_id_size = n;
 	return true;
 }
@@ -139,6 +140,9 @@ symbolizer_new(const char *maps, size_t len)
 		}
 		i += ll + 1;
 	}
+	for (i = 0; i < s->nmaps; i++)
+		if (s->maps[i].dso.build_id_size > 0)
+			s->maps[i].dso.build_id = s->maps[i].bid;
 	return s;
 }
 
