@@ -107,7 +107,7 @@ else
 		cat cxx.log >&2
 		hard_error "cannot build symcxx.cc"
 	}
-	perf record -q -g -F 2000 -o cxx.data -- ./symcxx $((n / 2)) \
+	perf record -q -g -F 2000 -o cxx.data -- ./symcxx 20000000 \
 		> cxxrec.log 2>&1 || hard_error "perf record failed"
 	perf_frames cxx.data cxx.in cxx.exp
 	for f in "ns::K::spin" "ns::K::run" "twice<unsigned long>" \
