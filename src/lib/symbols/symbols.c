@@ -464,16 +464,17 @@ load_kernel(struct symbols *s, const struct sym_dso *d)
 			dsofind_close(&v);
 			if (r < 0)
 				return -1;
-			symtab_finish(&s->kernel, SYMTAB_ELF);
-			s->kernel_source = strdup(s->o.vmlinux);
-			if (s->kernel_source == NULL)
-				return -1;
 			/* a relocated kernel: perf's reference symbol is
-			 * where the recording's kernel map starts */
+			 * where the recording's kernel map starts (looked
+			 * for before another symbol at its address wins) */
 			if (d != NULL && d->pgoff != 0 &&
 			    (vmlinux_symbol(&s->kernel, "_text", &a) ||
 			     vmlinux_symbol(&s->kernel, "_stext", &a)))
 				s->kernel_reloc = d->pgoff - a;
+			symtab_finish(&s->kernel, SYMTAB_ELF);
+			s->kernel_source = strdup(s->o.vmlinux);
+			if (s->kernel_source == NULL)
+				return -1;
 			s->kernel_why = r > 0 ? NULL : why_no_symbols;
 			return 0;
 		}
