@@ -22,7 +22,7 @@
 . "$top_srcdir/tests/symframes.sh"
 
 ks=$(testfile symbols/kallsyms)
-K='map ffffffff81000000 ffffffff82000000 ffffffff81000000 -1 - [kernel.kallsyms]_text'
+K='map ffffffff81000000 0 ffffffff81000000 -1 - [kernel.kallsyms]_text'
 cat > fixture.in <<EOT
 $K
 file
@@ -38,7 +38,7 @@ ffffffff81001fff
 ffffffff81002000
 ffffffff80ffffff
 ffffffffc0000000
-map ffffffffc0000000 ffffffffc0010000 0 -1 - /lib/modules/6.1.0/kernel/drivers/foo-bar.ko
+map ffffffffc0000000 0 0 -1 - /lib/modules/6.1.0/kernel/foo-bar.ko
 ffffffffc0000000
 ffffffffc0000041
 ffffffffc000ffff
@@ -70,7 +70,8 @@ ffffffff81000100 [unknown]
 ffffffffc0010fff other_fn
 ffffffffc0011000 [unknown]
 EOT
-$SYMLOOKUP --kallsyms "$ks" --home "$test_dir/nohome" < fixture.in > fixture.out ||
+$SYMLOOKUP --kallsyms "$ks" --home "$test_dir/nohome" \
+	< fixture.in > fixture.out ||
 	fail "symlookup failed"
 compare_text fixture.exp fixture.out "the names from $ks"
 

@@ -56,16 +56,21 @@ if command -v addr2line > /dev/null 2>&1; then
 	printf 'map 0 0 0 1 - %s\n' "$test_dir/symprog" > lines.in
 	# the bytes of the functions, as file offsets (where the program's
 	# executable segment has its offsets equal to its addresses)
-	nm -S symprog | awk '$3 ~ /^[tT]$/ && $4 ~ /^(leaf_static|real_name|cold_path|scaled)/ {
-		a = 0; s = 0
-		for (i = 1; i <= length($1); i++)
-			a = a * 16 + index("0123456789abcdef", substr($1, i, 1)) - 1
-		for (i = 1; i <= length($2); i++)
-			s = s * 16 + index("0123456789abcdef", substr($2, i, 1)) - 1
-		for (o = 0; o < s; o += 2)
-			printf "@%x\n", a + o
+	fns='^(leaf_static|real_name|cold_path|scaled)'
+	nm -S symprog | awk -v fns="$fns" '
+	function hex(s,   i, n) {
+		n = 0
+		for (i = 1; i <= length(s); i++)
+			n = n * 16 - 1 +
+			    index("0123456789abcdef", substr(s, i, 1))
+		return n
+	}
+	$3 ~ /^[tT]$/ && $4 ~ fns {
+		for (o = 0; o < hex($2); o += 2)
+			printf "@%x\n", hex($1) + o
 	}' >> lines.in
-	readelf -lW symprog | awk '$1 == "LOAD" && / R E / && $2 != $3 { exit 1 }' ||
+	readelf -lW symprog |
+		awk '$1 == "LOAD" && / R E / && $2 != $3 { exit 1 }' ||
 		hard_error "symprog's text has offsets unlike its addresses"
 	sed -n 's/^@/0x/p' lines.in > lines.addrs
 	addr2line -a -i -f -e symprog < lines.addrs > a2l.txt ||
@@ -113,7 +118,7 @@ else
 	for f in "ns::K::spin" "ns::K::run" "twice<unsigned long>" \
 		"(anonymous namespace)::hidden"; do
 		grep -q -F " $f" cxx.exp ||
-			hard_error "perf names no frame $f (recording too short?)"
+			hard_error "perf names no frame $f (too short a run?)"
 	done
 	$SYMLOOKUP --home "$HOME" < cxx.in > cxx.got ||
 		fail "symlookup failed"
@@ -124,7 +129,8 @@ fi
 vbid=$(perf buildid-list -i sym.data | awk '$2 == "[vdso]" { print $1 }')
 if [ -n "$vbid" ]; then
 	printf 'map 7f0000000000 0 0 1 %s [vdso]\nfile\n' "$vbid" > vdso.in
-	$SYMLOOKUP --home "$HOME" < vdso.in > vdso.out || fail "symlookup failed"
+	$SYMLOOKUP --home "$HOME" < vdso.in > vdso.out ||
+		fail "symlookup failed"
 	check_grep "file $HOME/.debug/.build-id/" vdso.out
 	check_grep "/vdso" vdso.out
 fi
@@ -171,8 +177,9 @@ mkdir bin1 bin2 bin3 bin4
 cp symprog bin1/symprog
 cp symprog.moved bin2/renamed
 cp symprog.moved bin3/symprog
-mkdir -p bin4/.build-id/$(echo $bid | cut -c1-2)/$(echo $bid | cut -c3-)
-cp symprog.moved bin4/.build-id/$(echo $bid | cut -c1-2)/$(echo $bid | cut -c3-)/elf
+tree=bin4/.build-id/$(echo $bid | cut -c1-2)/$(echo $bid | cut -c3-)
+mkdir -p $tree
+cp symprog.moved $tree/elf
 for d in bin1 bin2 bin3 bin4; do
 	$SYMLOOKUP --home "$test_dir/nohome" --binaries "$test_dir/bin1" \
 		--binaries "$test_dir/$d" < moved.in > $d.out ||
