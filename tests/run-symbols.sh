@@ -58,11 +58,12 @@ if command -v addr2line > /dev/null 2>&1; then
 	# executable segment has its offsets equal to its addresses)
 	fns='^(leaf_static|real_name|cold_path|scaled)'
 	nm -S symprog | awk -v fns="$fns" '
-	function hex(s,   i, n) {
+	function hex(s,   i, n, d) {
 		n = 0
-		for (i = 1; i <= length(s); i++)
-			n = n * 16 - 1 +
-			    index("0123456789abcdef", substr(s, i, 1))
+		for (i = 1; i <= length(s); i++) {
+			d = index("0123456789abcdef", substr(s, i, 1))
+			n = n * 16 + d - 1
+		}
 		return n
 	}
 	$3 ~ /^[tT]$/ && $4 ~ fns {
