@@ -13,7 +13,8 @@
 #     with '$' are left out; a CRLF line ending is read.  The same from
 #     perf's copy in its build-ID cache, found by the kernel's build ID.
 #     And a --vmlinux made at test time (gcc, ld), relocated as the
-#     recording's kernel map says, refused with another build ID.
+#     recording's kernel map says, refused with another build ID, and
+#     found without --vmlinux where perf looks first (./vmlinux).
 #  2. The oracle: perf record -g of a shell reading /proc files (frames
 #     deep in the kernel), with perf's build-ID cache in the test
 #     directory; every frame's name, kernel and user-space, must be perf
@@ -154,6 +155,11 @@ EOT
 		fail "symlookup failed"
 	check_grep "file - build ID differs" vmbad.out
 	check_grep "ffffffff81200000 [unknown]" vmbad.out
+	# without --vmlinux: where perf looks, first ./vmlinux
+	$SYMLOOKUP --home "$test_dir/nohome" < vm.in > vmcwd.out ||
+		fail "symlookup failed"
+	sed "s|^file .*|file vmlinux|" vm.exp > vmcwd.exp
+	compare_text vmcwd.exp vmcwd.out "the names from ./vmlinux"
 else
 	echo "note: no gcc, ld or readelf: --vmlinux not checked"
 fi
