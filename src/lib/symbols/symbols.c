@@ -648,6 +648,9 @@ find_symbol(struct symbols *s, struct sfile *f, const struct sym_dso *d,
 	case FILE_KERNEL:
 	case FILE_MODULE:
 		t = &s->kernel;
+		/* a vmlinux has none of the modules' symbols */
+		if (t->kind == SYMTAB_ELF && f->kind == FILE_MODULE)
+			return NULL;
 		if (t->kind == SYMTAB_ELF)
 			*va = addr - s->kernel_reloc;
 		break;
