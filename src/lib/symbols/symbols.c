@@ -84,6 +84,9 @@ struct symbols {
 	size_t kernel_nbid;
 	const char *kernel_why;
 	char *kernel_source;	/* the file the kernel's symbols came from */
+	/* the strings of o, copied */
+	char *symfs, *home, *vmlinux, *kallsyms;
+	char **binaries;
 };
 
 static const char why_not_found[] = "not found";
@@ -94,23 +97,52 @@ struct symbols *
 symbols_new(const struct sym_opts *o)
 {
 	struct symbols *s = calloc(1, sizeof(*s));
+	size_t i;
 
 	if (s == NULL)
 		return NULL;
 	s->o = *o;
-	(void)elf_version(EV_CURRENT);
-	s->find = dsofind_new(&s->o);
-	if (s->find == NULL) {
-		free(s);
-		return NULL;
+	/* the caller's strings need not outlive the call */
+#define COPY(field)							\
+	do {								\
+		if (o->field != NULL &&					\
+		    (s->field = strdup(o->field)) == NULL)		\
+			goto fail;					\
+		s->o.field = s->field;					\
+	} while (0)
+	COPY(symfs);
+	COPY(home);
+	COPY(vmlinux);
+	COPY(kallsyms);
+#undef COPY
+	s->o.binaries = NULL;
+	s->o.nbinaries = 0;
+	if (o->nbinaries > 0 && o->binaries != NULL) {
+		s->binaries = calloc(o->nbinaries, sizeof(*s->binaries));
+		if (s->binaries == NULL)
+			goto fail;
+		s->o.binaries = (const char *const *)s->binaries;
+		s->o.nbinaries = o->nbinaries;
+		for (i = 0; i < o->nbinaries; i++)
+			if ((s->binaries[i] = strdup(o->binaries[i])) == NULL)
+				goto fail;
 	}
+	s->o.kernel_build_id = NULL;
+	s->o.kernel_build_id_size = 0;
 	if (o->kernel_build_id != NULL && o->kernel_build_id_size > 0 &&
 	    o->kernel_build_id_size <= DSOFIND_MAX_BUILD_ID) {
 		memcpy(s->kernel_bid, o->kernel_build_id,
 		       o->kernel_build_id_size);
 		s->kernel_nbid = o->kernel_build_id_size;
 	}
+	(void)elf_version(EV_CURRENT);
+	s->find = dsofind_new(&s->o);
+	if (s->find == NULL)
+		goto fail;
 	return s;
+fail:
+	symbols_free(s);
+	return NULL;
 }
 
 static void
@@ -150,6 +182,13 @@ symbols_free(struct symbols *s)
 	symtab_free(&s->kernel);
 	free(s->kernel_source);
 	dsofind_free(s->find);
+	free(s->symfs);
+	free(s->home);
+	free(s->vmlinux);
+	free(s->kallsyms);
+	for (i = 0; s->binaries != NULL && i < s->o.nbinaries; i++)
+		free(s->binaries[i]);
+	free(s->binaries);
 	free(s);
 }
 

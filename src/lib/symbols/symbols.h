@@ -55,8 +55,9 @@ struct sym_opts {
 
 struct symbols;
 
-/* A symbolizer with options O (copied); NULL when out of memory.  Files
- * are found and read when first needed. */
+/* A symbolizer with options O (copied, strings and all: they need not
+ * outlive the call); NULL when out of memory.  Files are found and read
+ * when first needed. */
 struct symbols *symbols_new(const struct sym_opts *o);
 
 /* Accepts NULL. */
