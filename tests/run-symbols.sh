@@ -193,4 +193,31 @@ check_grep "$addr real_name" bin2.out
 check_grep "file $test_dir/bin3/symprog" bin3.out
 check_grep "file $test_dir/bin4/.build-id/" bin4.out
 check_grep "$addr real_name" bin4.out
+# under a symfs: the debug file by build ID under its
+# /usr/lib/debug/.build-id (binutils' objcopy makes one) is found, but
+# names nothing, its program headers being emptied (no file offset can
+# be placed): as perf script --symfs names it; then the recorded path
+# there
+if command -v objcopy > /dev/null 2>&1; then
+	sub=$(echo $bid | cut -c1-2)/$(echo $bid | cut -c3-)
+	mkdir -p symfs/usr/lib/debug/.build-id/$(echo $bid | cut -c1-2)
+	objcopy --only-keep-debug symprog.moved \
+		symfs/usr/lib/debug/.build-id/$sub.debug ||
+		hard_error "objcopy --only-keep-debug failed"
+	$SYMLOOKUP --home "$test_dir/nohome" --symfs "$test_dir/symfs" \
+		< moved.in > symfs.out || fail "symlookup failed"
+	check_grep "file $test_dir/symfs/usr/lib/debug/.build-id/$sub.debug" \
+		symfs.out
+	perfname=$(HOME=$test_dir/nohome perf script -i sym.data \
+		--symfs "$test_dir/symfs" -F ip,sym 2> /dev/null |
+		awk -v a="${addr#@}" '$1 == a { print $2; exit }')
+	[ -n "$perfname" ] || hard_error "perf script shows no frame $addr"
+	check_grep "$addr $perfname" symfs.out
+	mkdir -p "symfs$test_dir"
+	cp symprog.moved "symfs$test_dir/symprog"
+	$SYMLOOKUP --home "$test_dir/nohome" --symfs "$test_dir/symfs" \
+		< moved.in > symfs2.out || fail "symlookup failed"
+	check_grep "file $test_dir/symfs$test_dir/symprog" symfs2.out
+	check_grep "$addr real_name" symfs2.out
+fi
 exit 0
