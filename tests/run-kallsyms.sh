@@ -12,6 +12,9 @@
 #     the kernel's; malformed lines, lines at address 0, names starting
 #     with '$' are left out; a CRLF line ending is read.  The same from
 #     perf's copy in its build-ID cache, found by the kernel's build ID.
+#     And a --vmlinux made at test time (gcc, ld), relocated as the
+#     recording's kernel map says, refused with another build ID, and
+#     found without --vmlinux where perf looks first (./vmlinux).
 #  2. The oracle: perf record -g of a shell reading /proc files (frames
 #     deep in the kernel), with perf's build-ID cache in the test
 #     directory; every frame's name, kernel and user-space, must be perf
@@ -20,7 +23,7 @@
 . "$top_srcdir/tests/symframes.sh"
 
 ks=$(testfile symbols/kallsyms)
-K='map ffffffff81000000 ffffffff82000000 ffffffff81000000 -1 - [kernel.kallsyms]_text'
+K='map ffffffff81000000 0 ffffffff81000000 -1 - [kernel.kallsyms]_text'
 cat > fixture.in <<EOT
 $K
 file
@@ -36,7 +39,7 @@ ffffffff81001fff
 ffffffff81002000
 ffffffff80ffffff
 ffffffffc0000000
-map ffffffffc0000000 ffffffffc0010000 0 -1 - /lib/modules/6.1.0/kernel/drivers/foo-bar.ko
+map ffffffffc0000000 0 0 -1 - /lib/modules/6.1.0/kernel/foo-bar.ko
 ffffffffc0000000
 ffffffffc0000041
 ffffffffc000ffff
@@ -68,7 +71,8 @@ ffffffff81000100 [unknown]
 ffffffffc0010fff other_fn
 ffffffffc0011000 [unknown]
 EOT
-$SYMLOOKUP --kallsyms "$ks" --home "$test_dir/nohome" < fixture.in > fixture.out ||
+$SYMLOOKUP --kallsyms "$ks" --home "$test_dir/nohome" \
+	< fixture.in > fixture.out ||
 	fail "symlookup failed"
 compare_text fixture.exp fixture.out "the names from $ks"
 
@@ -106,6 +110,59 @@ $SYMLOOKUP --kallsyms zeros --kernel-build-id 00 --home "$test_dir/nohome" \
 	< zeros.in > zeros.out || fail "symlookup failed"
 printf 'file - not found\nffffffff81000100 [unknown]\n' > zeros.exp
 compare_text zeros.exp zeros.out "the names from a kallsyms of zeros"
+
+# --vmlinux: an ELF kernel (a hand-written one, linked where the kernel
+# is) with the recorded build ID, relocated by where the recording's
+# kernel map starts; a label (_text) loses to a function of a size at
+# its address; a PC past a function's end has no name; a vmlinux with
+# another build ID is refused
+if command -v ${CC:-gcc} > /dev/null 2>&1 && command -v ld > /dev/null 2>&1 &&
+   command -v readelf > /dev/null 2>&1; then
+	printf '%s\n' .text '.globl _text' '_text:' '.globl kfunc_a' \
+		'.type kfunc_a,@function' 'kfunc_a: nop; nop; ret' \
+		'.size kfunc_a, 3' '.p2align 4' '.globl kfunc_b' \
+		'.type kfunc_b,@function' 'kfunc_b: nop; ret' \
+		'.size kfunc_b, 2' > vm.s
+	${CC:-gcc} -c vm.s -o vm.o 2> vm.log &&
+		ld -Ttext=0xffffffff81000000 --build-id -e _text \
+			-o vmlinux vm.o 2>> vm.log ||
+		hard_error "cannot build a vmlinux: $(head -n 1 vm.log)"
+	vbid=$(readelf -n vmlinux | awk '/Build ID:/ { print $3 }')
+	[ -n "$vbid" ] || hard_error "no build ID in vmlinux"
+	cat > vm.in <<EOT
+map ffffffff81200000 0 ffffffff81200000 -1 $vbid [kernel.kallsyms]_text
+file
+ffffffff81200000
+ffffffff81200002
+ffffffff81200005
+ffffffff81200011
+ffffffff81000011
+EOT
+	cat > vm.exp <<EOT
+file $test_dir/vmlinux
+ffffffff81200000 kfunc_a
+ffffffff81200002 kfunc_a
+ffffffff81200005 [unknown]
+ffffffff81200011 kfunc_b
+ffffffff81000011 [unknown]
+EOT
+	$SYMLOOKUP --vmlinux "$test_dir/vmlinux" --home "$test_dir/nohome" \
+		< vm.in > vm.out || fail "symlookup failed"
+	compare_text vm.exp vm.out "the names from a vmlinux"
+	sed "s/ $vbid / 0123456789abcdef0123456789abcdef01234567 /" vm.in |
+		$SYMLOOKUP --vmlinux "$test_dir/vmlinux" \
+			--home "$test_dir/nohome" > vmbad.out ||
+		fail "symlookup failed"
+	check_grep "file - build ID differs" vmbad.out
+	check_grep "ffffffff81200000 [unknown]" vmbad.out
+	# without --vmlinux: where perf looks, first ./vmlinux
+	$SYMLOOKUP --home "$test_dir/nohome" < vm.in > vmcwd.out ||
+		fail "symlookup failed"
+	sed "s|^file .*|file vmlinux|" vm.exp > vmcwd.exp
+	compare_text vmcwd.exp vmcwd.out "the names from ./vmlinux"
+else
+	echo "note: no gcc, ld or readelf: --vmlinux not checked"
+fi
 
 # the oracle
 command -v perf > /dev/null 2>&1 || skip "perf is not installed"

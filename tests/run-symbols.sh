@@ -56,16 +56,22 @@ if command -v addr2line > /dev/null 2>&1; then
 	printf 'map 0 0 0 1 - %s\n' "$test_dir/symprog" > lines.in
 	# the bytes of the functions, as file offsets (where the program's
 	# executable segment has its offsets equal to its addresses)
-	nm -S symprog | awk '$3 ~ /^[tT]$/ && $4 ~ /^(leaf_static|real_name|cold_path|scaled)/ {
-		a = 0; s = 0
-		for (i = 1; i <= length($1); i++)
-			a = a * 16 + index("0123456789abcdef", substr($1, i, 1)) - 1
-		for (i = 1; i <= length($2); i++)
-			s = s * 16 + index("0123456789abcdef", substr($2, i, 1)) - 1
-		for (o = 0; o < s; o += 2)
-			printf "@%x\n", a + o
+	fns='^(leaf_static|real_name|cold_path|scaled)'
+	nm -S symprog | awk -v fns="$fns" '
+	function hex(s,   i, n, d) {
+		n = 0
+		for (i = 1; i <= length(s); i++) {
+			d = index("0123456789abcdef", substr(s, i, 1))
+			n = n * 16 + d - 1
+		}
+		return n
+	}
+	$3 ~ /^[tT]$/ && $4 ~ fns {
+		for (o = 0; o < hex($2); o += 2)
+			printf "@%x\n", hex($1) + o
 	}' >> lines.in
-	readelf -lW symprog | awk '$1 == "LOAD" && / R E / && $2 != $3 { exit 1 }' ||
+	readelf -lW symprog |
+		awk '$1 == "LOAD" && / R E / && $2 != $3 { exit 1 }' ||
 		hard_error "symprog's text has offsets unlike its addresses"
 	sed -n 's/^@/0x/p' lines.in > lines.addrs
 	addr2line -a -i -f -e symprog < lines.addrs > a2l.txt ||
@@ -107,13 +113,13 @@ else
 		cat cxx.log >&2
 		hard_error "cannot build symcxx.cc"
 	}
-	perf record -q -g -F 2000 -o cxx.data -- ./symcxx $((n / 2)) \
+	perf record -q -g -F 2000 -o cxx.data -- ./symcxx 20000000 \
 		> cxxrec.log 2>&1 || hard_error "perf record failed"
 	perf_frames cxx.data cxx.in cxx.exp
 	for f in "ns::K::spin" "ns::K::run" "twice<unsigned long>" \
 		"(anonymous namespace)::hidden"; do
 		grep -q -F " $f" cxx.exp ||
-			hard_error "perf names no frame $f (recording too short?)"
+			hard_error "perf names no frame $f (too short a run?)"
 	done
 	$SYMLOOKUP --home "$HOME" < cxx.in > cxx.got ||
 		fail "symlookup failed"
@@ -124,7 +130,8 @@ fi
 vbid=$(perf buildid-list -i sym.data | awk '$2 == "[vdso]" { print $1 }')
 if [ -n "$vbid" ]; then
 	printf 'map 7f0000000000 0 0 1 %s [vdso]\nfile\n' "$vbid" > vdso.in
-	$SYMLOOKUP --home "$HOME" < vdso.in > vdso.out || fail "symlookup failed"
+	$SYMLOOKUP --home "$HOME" < vdso.in > vdso.out ||
+		fail "symlookup failed"
 	check_grep "file $HOME/.debug/.build-id/" vdso.out
 	check_grep "/vdso" vdso.out
 fi
@@ -171,8 +178,9 @@ mkdir bin1 bin2 bin3 bin4
 cp symprog bin1/symprog
 cp symprog.moved bin2/renamed
 cp symprog.moved bin3/symprog
-mkdir -p bin4/.build-id/$(echo $bid | cut -c1-2)/$(echo $bid | cut -c3-)
-cp symprog.moved bin4/.build-id/$(echo $bid | cut -c1-2)/$(echo $bid | cut -c3-)/elf
+tree=bin4/.build-id/$(echo $bid | cut -c1-2)/$(echo $bid | cut -c3-)
+mkdir -p $tree
+cp symprog.moved $tree/elf
 for d in bin1 bin2 bin3 bin4; do
 	$SYMLOOKUP --home "$test_dir/nohome" --binaries "$test_dir/bin1" \
 		--binaries "$test_dir/$d" < moved.in > $d.out ||
@@ -185,4 +193,31 @@ check_grep "$addr real_name" bin2.out
 check_grep "file $test_dir/bin3/symprog" bin3.out
 check_grep "file $test_dir/bin4/.build-id/" bin4.out
 check_grep "$addr real_name" bin4.out
+# under a symfs: the debug file by build ID under its
+# /usr/lib/debug/.build-id (binutils' objcopy makes one) is found, but
+# names nothing, its program headers being emptied (no file offset can
+# be placed): as perf script --symfs names it; then the recorded path
+# there
+if command -v objcopy > /dev/null 2>&1; then
+	sub=$(echo $bid | cut -c1-2)/$(echo $bid | cut -c3-)
+	mkdir -p symfs/usr/lib/debug/.build-id/$(echo $bid | cut -c1-2)
+	objcopy --only-keep-debug symprog.moved \
+		symfs/usr/lib/debug/.build-id/$sub.debug ||
+		hard_error "objcopy --only-keep-debug failed"
+	$SYMLOOKUP --home "$test_dir/nohome" --symfs "$test_dir/symfs" \
+		< moved.in > symfs.out || fail "symlookup failed"
+	check_grep "file $test_dir/symfs/usr/lib/debug/.build-id/$sub.debug" \
+		symfs.out
+	perfname=$(HOME=$test_dir/nohome perf script -i sym.data \
+		--symfs "$test_dir/symfs" -F ip,sym 2> /dev/null |
+		awk -v a="${addr#@}" '$1 == a { print $2; exit }')
+	[ -n "$perfname" ] || hard_error "perf script shows no frame $addr"
+	check_grep "$addr $perfname" symfs.out
+	mkdir -p "symfs$test_dir"
+	cp symprog.moved "symfs$test_dir/symprog"
+	$SYMLOOKUP --home "$test_dir/nohome" --symfs "$test_dir/symfs" \
+		< moved.in > symfs2.out || fail "symlookup failed"
+	check_grep "file $test_dir/symfs$test_dir/symprog" symfs2.out
+	check_grep "$addr real_name" symfs2.out
+fi
 exit 0

@@ -15,7 +15,8 @@
 #                               their anonymous mapping
 
 SYMLOOKUP=$top_builddir/tests/symlookup
-[ -x "$SYMLOOKUP" ] || hard_error "$SYMLOOKUP is not built (make check builds it)"
+[ -x "$SYMLOOKUP" ] ||
+	hard_error "$SYMLOOKUP is not built (make check builds it)"
 if [ -n "${P2G_WRAPPER:-}" ]; then
 	SYMLOOKUP="$P2G_WRAPPER $SYMLOOKUP"
 fi
@@ -75,15 +76,17 @@ perf_frames() {
 			best = 0
 			for (k = 1; k <= nm[-1]; k++)
 				if (pad(ms[-1, k]) <= pad(ip) &&
-				    (best == 0 || pad(ms[-1, k]) > pad(ms[-1, best])))
+				    (best == 0 ||
+				     pad(ms[-1, k]) > pad(ms[-1, best])))
 					best = k
 			if (best == 0)
 				next
 			p = mpath[-1, best]
 			b = p in bid ? bid[p] : "-"
-			if (p ~ /^\[kernel\.kallsyms\]/ && "[kernel.kallsyms]" in bid)
+			if (p ~ /^\[kernel\.kallsyms\]/ &&
+			    "[kernel.kallsyms]" in bid)
 				b = bid["[kernel.kallsyms]"]
-			print "map " substr(ms[-1, best], 3) " ffffffffffffffff " \
+			print "map " substr(ms[-1, best], 3) " 0 " \
 			    mo[-1, best] " -1 " b " " p > IN
 			print ip > IN
 			print ip " " sym > EXP

@@ -8,8 +8,9 @@
  *     the build ID's first byte, REST the others, in hex), the older
  *     HOME/.debug/.build-id/XX/REST (a link to the file),
  *     HOME/.debug/PATH/BUILDID/elf and HOME/.debug/PATH/BUILDID;
- *  3. as its debug file /usr/lib/debug/.build-id/XX/REST.debug (which
- *     keeps the program headers and symbols);
+ *  3. as its debug file /usr/lib/debug/.build-id/XX/REST.debug (where
+ *     objcopy --only-keep-debug leaves program headers that place no
+ *     file offset: then nothing is named, as perf names nothing);
  *  4. in each --binaries directory: a file of the same base name, the
  *     build-ID tree that perf archive unpacks there (DIR/.build-id/XX/
  *     REST/elf, DIR/.build-id/XX/REST), then any regular file of the

@@ -6,14 +6,31 @@
 #include <elfutils/libdw.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dwlines.h"
 
 /* More inlining than any compiler does: a deeper chain is cut. */
 #define DWLINES_MAX_DEPTH 64
 
+/* The functions of one CU by address: each range of each subprogram
+ * (a function split into .cold parts has several), read once, so that a
+ * lookup is a binary search and not a walk over the CU's DIEs. */
+struct fn_range {
+	uint64_t lo, hi;
+	Dwarf_Off die;
+};
+
+struct cu_index {
+	Dwarf_Off cu;
+	struct fn_range *v;
+	size_t n, cap;
+};
+
 struct dwlines {
 	Dwarf *dw;
+	struct cu_index *cus;	/* sorted by cu */
+	size_t ncus, cap;
 };
 
 struct dwlines *
@@ -36,8 +53,13 @@ dwlines_open(Elf *elf)
 void
 dwlines_free(struct dwlines *d)
 {
+	size_t i;
+
 	if (d == NULL)
 		return;
+	for (i = 0; i < d->ncus; i++)
+		free(d->cus[i].v);
+	free(d->cus);
 	dwarf_end(d->dw);
 	free(d);
 }
@@ -54,10 +76,140 @@ cu_file(Dwarf_Die *cu, Dwarf_Word idx)
 	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
-/* The search for the scopes holding an address: the inlined
- * subroutines met on the way, outermost first, and a bound on the DIEs
- * looked at, so that damaged DWARF (a sibling pointing back) cannot make
- * it endless. */
+/* Add the ranges of the subprograms among PARENT's children (and in
+ * the namespaces, classes and modules there) to CI.  -1 when out of
+ * memory.  *BUDGET bounds the DIEs looked at (damaged DWARF). */
+static int
+index_children(struct cu_index *ci, Dwarf_Die *parent, int depth,
+	       unsigned long *budget)
+{
+	Dwarf_Die child;
+	Dwarf_Off last = 0;
+
+	if (depth >= DWLINES_MAX_DEPTH || dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		Dwarf_Off off = dwarf_dieoffset(&child);
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t r = 0;
+
+		if ((*budget)-- == 0 || off <= last)
+			return 0;
+		last = off;
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_subprogram:
+			while ((r = dwarf_ranges(&child, r, &base, &lo,
+						 &hi)) > 0) {
+				struct fn_range *v;
+
+				if (hi <= lo)
+					continue;
+				if (ci->n == ci->cap) {
+					size_t cap = ci->cap ? ci->cap * 2
+							     : 64;
+
+					v = realloc(ci->v, cap * sizeof(*v));
+					if (v == NULL)
+						return -1;
+					ci->v = v;
+					ci->cap = cap;
+				}
+				v = &ci->v[ci->n++];
+				v->lo = lo;
+				v->hi = hi;
+				v->die = off;
+			}
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			/* definitions nested in these, as clang puts them */
+			if (index_children(ci, &child, depth + 1, budget) < 0)
+				return -1;
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+static int
+cmp_range(const void *x, const void *y)
+{
+	const struct fn_range *a = x, *b = y;
+
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* The index of the CU CUDIE, made when first asked for; NULL when out
+ * of memory. */
+static struct cu_index *
+cu_index(struct dwlines *d, Dwarf_Die *cudie)
+{
+	Dwarf_Off off = dwarf_dieoffset(cudie);
+	size_t lo = 0, hi = d->ncus;
+	unsigned long budget = 1UL << 22;
+	struct cu_index *ci;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->cus[mid].cu < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < d->ncus && d->cus[lo].cu == off)
+		return &d->cus[lo];
+	if (d->ncus == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 16;
+
+		ci = realloc(d->cus, cap * sizeof(*ci));
+		if (ci == NULL)
+			return NULL;
+		d->cus = ci;
+		d->cap = cap;
+	}
+	memmove(&d->cus[lo + 1], &d->cus[lo],
+		(d->ncus - lo) * sizeof(*d->cus));
+	d->ncus++;
+	ci = &d->cus[lo];
+	memset(ci, 0, sizeof(*ci));
+	ci->cu = off;
+	if (index_children(ci, cudie, 0, &budget) < 0)
+		return NULL;	/* kept, with what was read */
+	if (ci->n > 1)
+		qsort(ci->v, ci->n, sizeof(*ci->v), cmp_range);
+	return ci;
+}
+
+/* The subprogram of CI whose range holds ADDR, into *FN; false if
+ * none. */
+static bool
+cu_function(struct dwlines *d, const struct cu_index *ci, uint64_t addr,
+	    Dwarf_Die *fn)
+{
+	size_t lo = 0, hi = ci->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ci->v[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && addr < ci->v[lo - 1].hi &&
+	       dwarf_offdie(d->dw, ci->v[lo - 1].die, fn) != NULL;
+}
+
+/* The search, in the function holding an address, for the scopes that
+ * hold it: the inlined subroutines met on the way, outermost first, and
+ * a bound on the DIEs looked at, so that damaged DWARF (a sibling
+ * pointing back) cannot make it endless. */
 struct walk {
 	Dwarf_Addr addr;
 	Dwarf_Die chain[DWLINES_MAX_DEPTH];
@@ -117,7 +269,8 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	       void *ctx, dwlines_alloc_fn alloc, struct sym_frame **out)
 {
 	struct walk w;
-	Dwarf_Die cu;
+	struct cu_index *ci;
+	Dwarf_Die cu, fn;
 	Dwarf_Line *line;
 	struct sym_frame f[DWLINES_MAX_DEPTH + 1], *v;
 	const char *file = NULL;
@@ -135,10 +288,14 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 		if (dwarf_lineno(line, &l) == 0 && l > 0)
 			lineno = (uint32_t)l;
 	}
+	ci = cu_index(d, &cu);
+	if (ci == NULL)
+		return -1;
 	w.addr = addr;
 	w.n = 0;
 	w.budget = 1UL << 20;
-	(void)walk_children(&w, &cu, 0);
+	if (cu_function(d, ci, addr, &fn))
+		(void)walk_children(&w, &fn, 1);
 	/* innermost first: each inlined function at the place in it, its
 	 * caller at the call site */
 	for (i = w.n - 1; i >= 0; i--) {

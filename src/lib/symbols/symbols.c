@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "demangle.h"
@@ -83,34 +84,65 @@ struct symbols {
 	size_t kernel_nbid;
 	const char *kernel_why;
 	char *kernel_source;	/* the file the kernel's symbols came from */
+	/* the strings of o, copied */
+	char *symfs, *home, *vmlinux, *kallsyms;
+	char **binaries;
 };
 
 static const char why_not_found[] = "not found";
 static const char why_differs[] = "build ID differs";
-static const char why_no_symbols[] = "no symbols";
 static const char why_no_kernel[] = "kernel build ID not known yet";
 
 struct symbols *
 symbols_new(const struct sym_opts *o)
 {
 	struct symbols *s = calloc(1, sizeof(*s));
+	size_t i;
 
 	if (s == NULL)
 		return NULL;
 	s->o = *o;
-	(void)elf_version(EV_CURRENT);
-	s->find = dsofind_new(&s->o);
-	if (s->find == NULL) {
-		free(s);
-		return NULL;
+	/* the caller's strings need not outlive the call */
+#define COPY(field)							\
+	do {								\
+		if (o->field != NULL &&					\
+		    (s->field = strdup(o->field)) == NULL)		\
+			goto fail;					\
+		s->o.field = s->field;					\
+	} while (0)
+	COPY(symfs);
+	COPY(home);
+	COPY(vmlinux);
+	COPY(kallsyms);
+#undef COPY
+	s->o.binaries = NULL;
+	s->o.nbinaries = 0;
+	if (o->nbinaries > 0 && o->binaries != NULL) {
+		s->binaries = calloc(o->nbinaries, sizeof(*s->binaries));
+		if (s->binaries == NULL)
+			goto fail;
+		s->o.binaries = (const char *const *)s->binaries;
+		s->o.nbinaries = o->nbinaries;
+		for (i = 0; i < o->nbinaries; i++)
+			if ((s->binaries[i] = strdup(o->binaries[i])) == NULL)
+				goto fail;
 	}
+	s->o.kernel_build_id = NULL;
+	s->o.kernel_build_id_size = 0;
 	if (o->kernel_build_id != NULL && o->kernel_build_id_size > 0 &&
 	    o->kernel_build_id_size <= DSOFIND_MAX_BUILD_ID) {
 		memcpy(s->kernel_bid, o->kernel_build_id,
 		       o->kernel_build_id_size);
 		s->kernel_nbid = o->kernel_build_id_size;
 	}
+	(void)elf_version(EV_CURRENT);
+	s->find = dsofind_new(&s->o);
+	if (s->find == NULL)
+		goto fail;
 	return s;
+fail:
+	symbols_free(s);
+	return NULL;
 }
 
 static void
@@ -150,6 +182,13 @@ symbols_free(struct symbols *s)
 	symtab_free(&s->kernel);
 	free(s->kernel_source);
 	dsofind_free(s->find);
+	free(s->symfs);
+	free(s->home);
+	free(s->vmlinux);
+	free(s->kallsyms);
+	for (i = 0; s->binaries != NULL && i < s->o.nbinaries; i++)
+		free(s->binaries[i]);
+	free(s->binaries);
 	free(s);
 }
 
@@ -431,9 +470,48 @@ kernel_from(struct symbols *s, const char *path)
 	return s->kernel_source != NULL ? 0 : -1;
 }
 
+/* The kernel's symbols from the vmlinux PATH if it has the build ID BID
+ * (if not NULL): 1 if so, 0 if not, -1 when out of memory.  D is the
+ * kernel's mapping, whose start is where the kernel was relocated to. */
+static int
+try_vmlinux(struct symbols *s, const struct sym_dso *d, const char *path,
+	    const uint8_t *bid)
+{
+	struct dsofind_file v;
+	enum dsofind_why w;
+	uint64_t a;
+	long r;
+
+	w = dsofind_open(path, bid, s->kernel_nbid, &v);
+	if (w == DSOFIND_NOMEM)
+		return -1;
+	if (w == DSOFIND_BUILD_ID_DIFFERS)
+		s->kernel_why = why_differs;
+	if (w != DSOFIND_FOUND)
+		return 0;
+	r = elfsyms_read(v.elf, false, false, &s->kernel);
+	dsofind_close(&v);
+	if (r <= 0) {
+		symtab_free(&s->kernel);
+		return r < 0 ? -1 : 0;
+	}
+	/* a relocated kernel: perf's reference symbol is where the
+	 * recording's kernel map starts (looked for before another symbol
+	 * at its address wins it) */
+	if (d != NULL && d->pgoff != 0 &&
+	    (vmlinux_symbol(&s->kernel, "_text", &a) ||
+	     vmlinux_symbol(&s->kernel, "_stext", &a)))
+		s->kernel_reloc = d->pgoff - a;
+	symtab_finish(&s->kernel, SYMTAB_ELF);
+	return kernel_from(s, path) < 0 ? -1 : 1;
+}
+
 /*
  * The kernel's symbols: from the --vmlinux file (with the recorded build
- * ID), a --kallsyms file, the kallsyms copy in perf's cache for the
+ * ID), else a vmlinux where perf looks for one (./vmlinux, /boot,
+ * /usr/lib/debug/boot, /lib/modules/RELEASE/build, /usr/lib/debug/lib/
+ * modules/RELEASE, for this machine's release; only one with the
+ * recorded build ID, and none when none was recorded), a --kallsyms file, the kallsyms copy in perf's cache for the
  * recorded build ID, or /proc/kallsyms when the running kernel is the
  * recorded one (or nothing tells which kernel was recorded).
  */
@@ -449,34 +527,37 @@ load_kernel(struct symbols *s, const struct sym_dso *d)
 	s->kernel_tried = true;
 	s->kernel_why = why_not_found;
 	if (s->o.vmlinux != NULL) {
-		struct dsofind_file v;
-		enum dsofind_why w;
+		r = try_vmlinux(s, d, s->o.vmlinux, bid);
+		if (r != 0)
+			return r < 0 ? -1 : 0;
+	} else if (bid != NULL) {
+		/* where perf looks for one, with the build ID checked */
+		/* before the release, and after it ("" for none) */
+		static const char *const where[][2] = {
+			{ "vmlinux", NULL }, { "/boot/vmlinux", NULL },
+			{ "/boot/vmlinux-", "" },
+			{ "/usr/lib/debug/boot/vmlinux-", "" },
+			{ "/lib/modules/", "/build/vmlinux" },
+			{ "/usr/lib/debug/lib/modules/", "/vmlinux" },
+			{ "/usr/lib/debug/boot/vmlinux-", ".debug" },
+		};
+		struct utsname u;
+		char p[512];
+		size_t i;
 
-		w = dsofind_open(s->o.vmlinux, bid, s->kernel_nbid, &v);
-		if (w == DSOFIND_NOMEM)
-			return -1;
-		if (w == DSOFIND_BUILD_ID_DIFFERS)
-			s->kernel_why = why_differs;
-		if (w == DSOFIND_FOUND) {
-			uint64_t a;
-
-			r = elfsyms_read(v.elf, false, false, &s->kernel);
-			dsofind_close(&v);
-			if (r < 0)
-				return -1;
-			symtab_finish(&s->kernel, SYMTAB_ELF);
-			s->kernel_source = strdup(s->o.vmlinux);
-			if (s->kernel_source == NULL)
-				return -1;
-			/* a relocated kernel: perf's reference symbol is
-			 * where the recording's kernel map starts */
-			if (d != NULL && d->pgoff != 0 &&
-			    (vmlinux_symbol(&s->kernel, "_text", &a) ||
-			     vmlinux_symbol(&s->kernel, "_stext", &a)))
-				s->kernel_reloc = d->pgoff - a;
-			s->kernel_why = r > 0 ? NULL : why_no_symbols;
-			return 0;
+		if (uname(&u) != 0)
+			u.release[0] = '\0';
+		for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+			if (where[i][1] != NULL && u.release[0] == '\0')
+				continue;
+			snprintf(p, sizeof(p), "%s%s%s", where[i][0],
+				 where[i][1] != NULL ? u.release : "",
+				 where[i][1] != NULL ? where[i][1] : "");
+			r = try_vmlinux(s, d, p, bid);
+			if (r != 0)
+				return r < 0 ? -1 : 0;
 		}
+		s->kernel_why = why_not_found;
 	}
 	if (s->o.kallsyms != NULL) {
 		r = kallsyms_read(s->o.kallsyms, &s->kernel);
@@ -606,6 +687,9 @@ find_symbol(struct symbols *s, struct sfile *f, const struct sym_dso *d,
 	case FILE_KERNEL:
 	case FILE_MODULE:
 		t = &s->kernel;
+		/* a vmlinux has none of the modules' symbols */
+		if (t->kind == SYMTAB_ELF && f->kind == FILE_MODULE)
+			return NULL;
 		if (t->kind == SYMTAB_ELF)
 			*va = addr - s->kernel_reloc;
 		break;

@@ -7,7 +7,7 @@
  * recording's; its ELF symbols chosen among as perf chooses; the kernel's
  * from a kallsyms copy or a vmlinux; JIT code's from /tmp/perf-PID.map;
  * inlined functions from DWARF.  Each address of a file is looked up
- * once.
+ * once.  doc/symbols.md states the rules.
  */
 #ifndef P2G_SYMBOLS_H
 #define P2G_SYMBOLS_H
@@ -55,15 +55,18 @@ struct sym_opts {
 
 struct symbols;
 
-/* A symbolizer with options O (copied); NULL when out of memory.  Files
- * are found and read when first needed. */
+/* A symbolizer with options O (copied, strings and all: they need not
+ * outlive the call); NULL when out of memory.  Files are found and read
+ * when first needed. */
 struct symbols *symbols_new(const struct sym_opts *o);
 
 /* Accepts NULL. */
 void symbols_free(struct symbols *s);
 
 /*
- * The functions at ADDR (an address as mapped, in DSO's range) into
+ * The functions at ADDR (an address as mapped, in DSO's range; perf
+ * script and perf report look a callchain's return addresses up as
+ * they are, not less 1) into
  * *OUT: innermost inlined function first, the symbol's function last.
  * Returns their number (0: no name is known), or -1 when out of memory.
  * *OUT stays valid as long as S.
