@@ -103,7 +103,9 @@ EOF
 compare_text datamaps.expected datamaps.dump
 
 # mmaps: the same with executable mappings, and samples in them; every
-# second one of those is in a mapping replaced at its start.
+# second one of those is in a mapping replaced at its start.  The places:
+# the 3/4 of the mappings not replaced, and the 1/8 replaced half a page
+# on, whose first half stays mapped (as perf keeps it).
 "$BLOWUP" mmaps $small > mmaps.data || hard_error "blowup mmaps failed"
 cpu_limited 30 "$PERF2GPERF" --stats mmaps.data mmaps.prof 2> mmaps.err ||
 	fail "mmaps ($small mappings): perf2gperf failed: $(cat mmaps.err)"
@@ -111,8 +113,8 @@ cpu_limited 30 "$PERF2GPERF" --stats mmaps.data mmaps.prof 2> mmaps.err ||
 	fail "mmaps: not $((small / 8)) samples written: $(cat mmaps.err)"
 [ "$(stat mmaps.err 'frames in no mapping')" = 0 ] ||
 	fail "mmaps: frames in no mapping: $(cat mmaps.err)"
-[ "$(stat mmaps.err 'mapped places')" = $((small * 3 / 4)) ] ||
-	fail "mmaps: not $((small * 3 / 4)) places: $(cat mmaps.err)"
+[ "$(stat mmaps.err 'mapped places')" = $((small * 3 / 4 + small / 8)) ] ||
+	fail "mmaps: not $((small * 3 / 4 + small / 8)) places: $(cat mmaps.err)"
 
 # places and procs: every place but one relocated.
 for kind in places procs; do

@@ -26,7 +26,8 @@
 # below), and contentsize.data, dwarf samples whose stack copy is shorter than
 # asked (dyn_size < size; 0 for the samples taken during exec), against
 # perf's own view (perf script with testdata/perf-stacks.py, where perf
-# is installed): every stack must be perf's.
+# is installed): every stack must be perf's, and every user frame in the
+# binary perf script -F dso names (by the profile's maps text).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 . "$top_srcdir/tests/stacks.sh"
 
@@ -185,7 +186,6 @@ check_grep "bad.data: offset 0x94: warning: tracing data unreadable"
 grep -q "^ *1  tracepoint-1329\$" out || fail "bad.data: $(grep -A1 '# events' out)"
 
 # contentsize.data: stack copies shorter than asked, against perf
-f=$pp/contentsize.data
 if ! command -v perf > /dev/null 2>&1; then
 	echo "perf is not installed: contentsize.data and the uprobe" \
 		"recordings not compared with perf"
@@ -206,6 +206,7 @@ for f in "$pp/probe.data.file" "$pp/probe.data.stream"; do
 	stacks_dump out > probe.got
 	compare_text probe.want probe.got "stacks of $f"
 done
+f=$pp/contentsize.data
 PERF_STACKS_OUT=cs.expected perf script -i "$f" --no-inline \
 	-s "$TESTDATA/perf-stacks.py" > /dev/null 2> perf.err ||
 	hard_error "perf script fails on $f: $(head -n 3 perf.err)"
@@ -214,6 +215,50 @@ check_exit 0 "$PERF2GPERF" -q --no-fixup "$f" cs.prof
 check_exit 0 "$GPERFCHECK" --dump cs.prof
 stacks_dump out > cs.got
 compare_text cs.want cs.got "contentsize.data's stacks"
-echo "contentsize.data: $(awk '{ s += $1 } END { print s + 0 }' cs.got) samples, all perf's"
+# ...and the user frames of each sample in the binaries perf names, by
+# the profile's maps text (the program's and libc's text each lie under
+# a mapping of the same file that overlaps their end, which leaves them
+# the rest, as in perf)
+perf script -i "$f" -F ip,dso --no-inline 2> perf.err > cs.perfdso ||
+	hard_error "perf script fails on $f: $(head -n 3 perf.err)"
+awk 'function flush() { if (s != "") print s; s = "" }
+	NF == 0 || /^[^ \t]/ { flush(); next }
+	$1 ~ /^ffff/ { next }
+	{ d = $NF; gsub(/^\(|\)$/, "", d); n = split(d, p, "/")
+	  s = s (s != "" ? ";" : "") p[n] }
+	END { flush() }' cs.perfdso | LC_ALL=C sort | uniq -c > csdso.want
+awk 'function hex(s,  i, v) {
+		s = tolower(s); sub(/^0x/, "", s); v = 0
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	/^map / {
+		split($2, r, "-")
+		lo[++nm] = hex(r[1]); hi[nm] = hex(r[2])
+		n = split($NF, p, "/"); f[nm] = p[n]
+		next
+	}
+	/^[0-9]+ 0x/ { st[++ns] = $0 }
+	END {
+		for (i = 1; i <= ns; i++) {
+			n = split(st[i], a, " ")
+			s = ""
+			for (j = 2; j <= n; j++) {
+				if (a[j] ~ /^0xffff/)
+					continue
+				d = "[unknown]"
+				x = hex(a[j])
+				for (k = 1; k <= nm; k++)
+					if (x >= lo[k] && x < hi[k])
+						d = f[k]
+				s = s (s != "" ? ";" : "") d
+			}
+			for (c = 0; c < a[1] && s != ""; c++)
+				print s
+		}
+	}' out | LC_ALL=C sort | uniq -c > csdso.got
+compare_text csdso.want csdso.got "contentsize.data's user frames' binaries"
+echo "contentsize.data: $(awk '{ s += $1 } END { print s + 0 }' cs.got) samples, all perf's, in perf's binaries"
 
 exit 0

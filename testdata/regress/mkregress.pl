@@ -105,3 +105,44 @@ write_file('sample-callchain-nr.perf.data', $bad, %sect);
 	substr($u, $sample_at[2] + 8 + 40 + 16, 8) = pack('Q<', 0x7ffae7c40000);
 	write_file('unmapped-below-offset.perf.data', $u, %sect);
 }
+
+# mappings that overlap part of others (perf keeps the parts not covered,
+# util/maps.c): before the first sample, a data mapping over the middle of
+# libc's text, and a text mapping of another file over the upper half of
+# the program's page; the third sample's libc frame moves into the part
+# of libc above the data mapping (file offset 0xf024a).  Each new MMAP2 is
+# libc's with its fields and name changed (its sample_id kept).
+{
+	no warnings 'portable';
+	my ($p, $libc) = (0);
+	while ($p < $sample_at[0]) {
+		my ($type, $misc, $size) = unpack('L<S<S<', substr($data, $p, 8));
+		$libc = $p if $type == 10 &&
+		    substr($data, $p, $size) =~ m{/libc\.so};
+		$p += $size;
+	}
+	die "no MMAP2 of libc\n" unless defined $libc;
+	my $size = unpack('S<', substr($data, $libc + 6, 2));
+	my $rec = substr($data, $libc, $size);
+	my $name_end = index($rec, "\0", 72);
+	my $name_len = ($name_end - 72 + 8) & ~7;
+	my $tail = substr($rec, 72 + $name_len);
+	my $mmap2 = sub {
+		my ($misc, $addr, $len, $pgoff, $prot, $name) = @_;
+		my $n = $name . "\0" x (8 - length($name) % 8);
+		my $body = substr($rec, 8, 8) .
+			   pack('Q<Q<Q<', $addr, $len, $pgoff) .
+			   substr($rec, 40, 24) . pack('L<L<', $prot, 2) .
+			   $n . $tail;
+		return pack('L<S<S<', 10, $misc, 8 + length($body)) . $body;
+	};
+	# PROT_READ|PROT_WRITE data (misc MMAP_DATA), PROT_READ|PROT_EXEC
+	my $ins = $mmap2->(0x2002, 0x7ffae7d00000, 0x10000, 0x1000, 3,
+			   '/tmp/overlap-data') .
+		  $mmap2->(2, 0x401800, 0x800, 0, 5, '/tmp/overlap-text');
+	my $o = substr($data, 0, $sample_at[0]) . $ins .
+		substr($data, $sample_at[0]);
+	substr($o, $sample_at[2] + length($ins) + 8 + 40 + 24, 8) =
+	    pack('Q<', 0x7ffae7d2024a);
+	write_file('mmap-overlap.perf.data', $o, %sect);
+}

@@ -79,8 +79,9 @@ struct addrspace {
  * The mappings of a space are in a treap (a search tree that random
  * priorities keep balanced), so that an MMAP finds the mappings it
  * replaces, and a lookup its mapping, in logarithmic time.  The mappings
- * of a space never overlap (each new one drops those it overlaps), which
- * lets a search look at most at one mapping below an address.  The key
+ * of a space never overlap (each new one drops what it covers of those
+ * it overlaps, which keep the rest as new mappings), so that a search
+ * looks at most at one mapping below an address.  The key
  * is (start, not empty, index): an empty mapping (start == end) overlaps
  * none that starts where it does, so several can share a start with one
  * that is not empty; that one comes last.  A node's priority is a hash of
@@ -589,14 +590,33 @@ add_mapping(struct addrspace *as, const struct mapping *m, int32_t pid)
 	return 0;
 }
 
+/* Add to SP the part of mapping OLD from START to END (a part it keeps
+ * of OLD, which a new mapping overlaps), its file offset moved along.
+ * 0, or -1 when out of memory. */
+static int
+add_part(struct addrspace *as, struct space *sp, const struct mapping *old,
+	 uint64_t start, uint64_t end)
+{
+	struct mapping part = *old;
+	int32_t pid = old->pid;
+
+	part.pgoff += start - old->start;
+	part.start = start;
+	part.end = end;
+	if (add_mapping(as, &part, pid) < 0)
+		return -1;
+	return tree_insert(as, sp, (uint32_t)(as->nmaps - 1));
+}
+
 int
 addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m)
 {
 	struct process *p;
 	struct space *sp;
 	struct key lo = { m->start, 1, 0 }, hi = { m->end, 0, 0 }, at;
-	uint32_t below, from;
-	bool crossed, inside;
+	struct mapping before, after;
+	uint32_t below, from, last;
+	bool crossed, inside, beyond;
 
 	if (pid == -1 && is_kernel_path(m->path)) {
 		/* perf names the kernel's text "[kernel.kallsyms]_text" (or
@@ -632,14 +652,25 @@ addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m)
 	/* What the new mapping overlaps: the one below its start that
 	 * reaches past it (the last one there, if any, as the mappings do
 	 * not overlap; not empty, as it reaches past its start), and those
-	 * that start inside it, but for empty ones at its very start. */
+	 * that start inside it, but for empty ones at its very start.  The
+	 * last one that starts below its end may reach past that. */
 	at.start = m->start;
 	at.full = at.map = 0;
 	below = tree_below(as, sp, &at);
 	crossed = below != NIL && as->maps[as->nodes[below].map].end > m->start;
 	from = tree_from(as, sp, &lo);
 	inside = from != NIL && as->nodes[from].start < m->end;
+	last = tree_below(as, sp, &hi);
+	beyond = last != NIL && as->maps[as->nodes[last].map].end > m->end &&
+		 (crossed || inside);
 	if (crossed || inside) {
+		/* As perf does, the mappings overlapped keep the parts the
+		 * new one does not cover: the part below it and the part
+		 * above it, each a mapping of its own. */
+		if (crossed)
+			before = as->maps[as->nodes[below].map];
+		if (beyond)
+			after = as->maps[as->nodes[last].map];
 		if (crossed) {
 			at.start = as->nodes[below].start;
 			at.full = 1;
@@ -659,9 +690,14 @@ addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m)
 		if (inside && tree_drop(as, sp, &lo, &hi) < 0)
 			return -1;
 	}
-	if (add_mapping(as, m, pid) < 0)
+	if (add_mapping(as, m, pid) < 0 ||
+	    tree_insert(as, sp, (uint32_t)(as->nmaps - 1)) < 0)
 		return -1;
-	return tree_insert(as, sp, (uint32_t)(as->nmaps - 1));
+	if (crossed && add_part(as, sp, &before, before.start, m->start) < 0)
+		return -1;
+	if (beyond && add_part(as, sp, &after, m->end, after.end) < 0)
+		return -1;
+	return 0;
 }
 
 int

@@ -62,8 +62,10 @@ struct process *addrspace_find(const struct addrspace *as, int32_t pid);
 int addrspace_sample_space(struct addrspace *as, int32_t pid, uint32_t *sid);
 
 /* Add mapping M (whose path is copied) to process PID; pid -1 with a
- * kernel path sets the kernel mapping.  Mappings it overlaps are dropped.
- * Returns 0, or -1 when out of memory. */
+ * kernel path sets the kernel mapping.  Mappings it overlaps keep, as in
+ * perf, the parts it does not cover, each a mapping of its own (the part
+ * above with its file offset moved along).  Returns 0, or -1 when out of
+ * memory. */
 int addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m);
 
 /* A COMM record; EXEC starts a new address space.  0 or -1 (memory). */
