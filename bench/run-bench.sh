@@ -23,13 +23,16 @@
 #             for callgrind
 #   analyze   count samples, processes, distinct stacks and their bytes
 #             (bench/synth.py --analyze; cached in CASE.analysis)
-#   time      time perf2gperf (best and median of $BENCH_REPS runs),
+#   time      time perf2gperf (best and median of $BENCH_REPS runs
+#             of each of the gperftools, pprof and folded outputs),
 #             perf report --stdio -g none, perf script and cat on each
 #             input, with the input in the page cache
 #   profile   valgrind --tool=callgrind of perf2gperf on the small cuts,
 #             perf stat -e task-clock,... and a perf record of perf2gperf
 #             on the big inputs
 #   table     print the results table (also written to results.md)
+#             and the ratios pprof/gperftools, folded/gperftools,
+#             perf report/pprof and perf report/folded
 #   clean     delete the files in $BENCH_DIR larger than 100 MB
 #             (skipped when BENCH_KEEP=1)
 #   turns     (not in all) time $PERF2GPERF against $PERF2GPERF_BASE on
@@ -408,6 +411,12 @@ time_case() {
 	while [ $i -lt "$REPS" ]; do
 		warm "$f"
 		timed perf2gperf "$c" "$f" "$P2G" -q "$f" "$out"
+		warm "$f"
+		timed pprof "$c" "$f" "$P2G" -q --format=pprof "$f" \
+			"$out.pb.gz"
+		warm "$f"
+		timed folded "$c" "$f" "$P2G" -q --format=folded "$f" \
+			"$out.folded"
 		i=$((i + 1))
 	done
 	i=0
@@ -630,6 +639,7 @@ step_table() {
 			p = c SUBSEP "perf2gperf"
 			for (j = 1; j <= n[order[i]]; j++) v[j] = w[order[i], j]
 			med = median(v, n[order[i]])
+			medk[order[i]] = med
 			b = best[order[i]]
 			line = sprintf("| %-4s | %7.1f | %9d | %-11s | %8.3f | %8.3f | %8.0f | %12s | %8.1f | %7s | %6.2f |%s",
 				c, bytes[c] / 1e6, samples[c], t, b, med,
@@ -658,6 +668,33 @@ step_table() {
 				r - sm, r <= 64 + sm ? "yes" : "no")
 			print s; print s > md
 		}
+		# the named outputs against the gperftools output and against
+		# perf report: ratios of the medians (of the bests in
+		# brackets); the targets are at most 2 and at least 10
+		s = sprintf("| %-4s | %-24s | %8s | %8s | %6s | %6s |",
+			"case", "ratio of times", "medians", "bests",
+			"target", "met")
+		print ""; print s; print "" > md; print s > md
+		s = "|------|--------------------------|----------|----------|--------|--------|"
+		print s; print s > md
+		for (i = 1; i <= nc; i++) {
+			c = corder[i]
+			ratio(c, "pprof", "perf2gperf", "<= 2")
+			ratio(c, "folded", "perf2gperf", "<= 2")
+			ratio(c, "perf-report", "pprof", ">= 10")
+			ratio(c, "perf-report", "folded", ">= 10")
+		}
+	}
+	function ratio(c, a, b, target,    ka, kb, rm, rb, ok, s) {
+		ka = c SUBSEP a; kb = c SUBSEP b
+		if (!(ka in medk) || !(kb in medk)) return
+		rm = medk[ka] / medk[kb]; rb = best[ka] / best[kb]
+		split(target, tt, " ")
+		ok = tt[1] == "<=" ? rm <= tt[2] : rm >= tt[2]
+		s = sprintf("| %-4s | %-24s | %8.2f | %8.2f | %6s | %6s |",
+			c, a " / " (b == "perf2gperf" ? "gperftools" : b),
+			rm, rb, target, ok ? "yes" : "NO")
+		print s; print s > md
 	}' "$BENCH_DIR/cases.tsv" "$BENCH_DIR/runs.tsv"
 	if [ -s "$BENCH_DIR/callgrind.tsv" ]; then
 		echo

@@ -90,15 +90,22 @@ put_name(struct lines *l, const char *name, const struct folded_opts *o)
 	l->len = start + k;
 }
 
+/* A hash of the N bytes at S, eight at a time. */
 static uint64_t
 hash_bytes(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = 1469598103934665603ULL ^ n, w;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 31;
+	}
+	w = 0;
+	memcpy(&w, s + i, n - i);
+	h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+	return h ^ h >> 29;
 }
 
 /* The line made from START to the end of TEXT: counted COUNT more
@@ -175,45 +182,86 @@ put_comm(struct lines *l, const struct ss_sample *s,
 	}
 }
 
-/* The line of sample S: its frames from the root.  Debian's perf 6.1
- * adds inlined functions to the frames its DWARF unwinding finds, not
- * to those of a callchain: a location of the first kind is named by
- * all its functions (the outermost first), one of the second by its
- * symbol's function alone. */
+/*
+ * The text of each location in a line, made once: ";NAME" for each of
+ * its functions (with "_[k]" after each of a kernel location's), or
+ * ";[unknown]".  Debian's perf 6.1 adds inlined functions to the frames
+ * its DWARF unwinding finds, not to those of a callchain: a location of
+ * the first kind is named by all its functions (the outermost first),
+ * one of the second by its symbol's function alone.
+ */
+struct segments {
+	struct lines text;	/* their text, one after the other */
+	size_t *off;		/* location i's from off[i] to off[i + 1] */
+};
+
+static int
+segments_make(struct segments *g, const struct symstacks *ss,
+	      const struct folded_opts *o)
+{
+	size_t i;
+	uint32_t j, from;
+
+	memset(g, 0, sizeof(*g));
+	g->off = malloc((ss->nlocs + 1) * sizeof(*g->off));
+	if (g->off == NULL)
+		return -1;
+	for (i = 0; i < ss->nlocs; i++) {
+		const struct ss_location *loc = &ss->locs[i];
+		bool kernel = o->annotate_kernel && loc->map != 0 &&
+			      ss->maps[loc->map - 1].kernel;
+
+		g->off[i] = g->text.len;
+		if (loc->nlines == 0) {
+			put_str(&g->text, ";[unknown]");
+			if (kernel)
+				put_str(&g->text, "_[k]");
+			continue;
+		}
+		from = loc->unwound ? 0 : loc->nlines - 1;
+		for (j = loc->nlines; j-- > from;) {
+			put(&g->text, ";", 1);
+			put_name(&g->text,
+				 ss->funcs[ss->lines[loc->line + j].func].name,
+				 o);
+			if (kernel)
+				put_str(&g->text, "_[k]");
+		}
+	}
+	g->off[ss->nlocs] = g->text.len;
+	return g->text.failed ? -1 : 0;
+}
+
+static void
+segments_release(struct segments *g)
+{
+	free(g->text.text);
+	free(g->off);
+}
+
+/* The line of sample S: its frames from the root. */
 static void
 make_line(struct lines *l, const struct symstacks *ss,
-	  const struct ss_sample *s, const struct folded_opts *o)
+	  const struct segments *g, const struct ss_sample *s,
+	  const struct folded_opts *o)
 {
 	size_t start = l->len;
 	bool first = true;
-	uint32_t k, j, from;
+	uint32_t k;
 
 	if (!o->no_comm) {
 		put_comm(l, s, o);
 		first = false;
 	}
 	for (k = o->comm_only ? 0 : s->n; k-- > 0;) {
-		const struct ss_location *loc = &ss->locs[ss->pool[s->off + k]];
-		bool kernel = o->annotate_kernel && loc->map != 0 &&
-			      ss->maps[loc->map - 1].kernel;
+		uint32_t i = ss->pool[s->off + k];
+		size_t from = g->off[i], to = g->off[i + 1];
 
-		if (loc->nlines == 0) {
-			put_str(l, first ? "[unknown]" : ";[unknown]");
-			first = false;
-			if (kernel)
-				put_str(l, "_[k]");
-			continue;
-		}
-		from = loc->unwound ? 0 : loc->nlines - 1;
-		for (j = loc->nlines; j-- > from;) {
-			if (!first)
-				put(l, ";", 1);
-			first = false;
-			put_name(l, ss->funcs[ss->lines[loc->line + j].func]
-					    .name, o);
-			if (kernel)
-				put_str(l, "_[k]");
-		}
+		/* the first frame of a line has no ';' before it */
+		if (first)
+			from++;
+		first = false;
+		put(l, g->text.text + from, to - from);
 	}
 	add_line(l, start, o->periods ? s->period : s->count);
 }
@@ -241,6 +289,7 @@ folded_write(const struct symstacks *ss, const struct folded_opts *o,
 	     int fd, struct p2g_error *err)
 {
 	struct lines l;
+	struct segments g;
 	struct fdout *w = NULL;
 	struct ref *order = NULL;
 	char num[32];
@@ -248,8 +297,11 @@ folded_write(const struct symstacks *ss, const struct folded_opts *o,
 	int ret = -1;
 
 	memset(&l, 0, sizeof(l));
+	if (segments_make(&g, ss, o) < 0)
+		l.failed = true;
 	for (i = 0; i < ss->nsamples && !l.failed; i++)
-		make_line(&l, ss, &ss->samples[i], o);
+		make_line(&l, ss, &g, &ss->samples[i], o);
+	segments_release(&g);
 	hashtab_free(&l.index);
 	w = malloc(sizeof(*w));
 	order = malloc((l.n ? l.n : 1) * sizeof(*order));

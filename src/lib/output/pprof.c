@@ -160,6 +160,8 @@ static void
 samples(struct protobuf *b, const struct symstacks *ss, struct strings *t,
 	uint64_t *ids)
 {
+	/* the label keys, looked up once, where they were first met */
+	int64_t comm = -1, pid = -1, tid = -1;
 	size_t i, k, m, l;
 	uint64_t v[2];
 
@@ -174,16 +176,22 @@ samples(struct protobuf *b, const struct symstacks *ss, struct strings *t,
 		v[1] = s->period;
 		protobuf_packed(b, SAMPLE_VALUE, v, 2);
 		l = protobuf_begin(b, SAMPLE_LABEL);
-		protobuf_int(b, LABEL_KEY, str(t, "comm"));
+		if (comm < 0)
+			comm = str(t, "comm");
+		protobuf_int(b, LABEL_KEY, comm);
 		protobuf_int(b, LABEL_STR, str(t, s->comm));
 		protobuf_end(b, l);
 		l = protobuf_begin(b, SAMPLE_LABEL);
-		protobuf_int(b, LABEL_KEY, str(t, "pid"));
+		if (pid < 0)
+			pid = str(t, "pid");
+		protobuf_int(b, LABEL_KEY, pid);
 		protobuf_int(b, LABEL_NUM, s->pid);
 		protobuf_end(b, l);
 		if (s->tid >= 0) {
 			l = protobuf_begin(b, SAMPLE_LABEL);
-			protobuf_int(b, LABEL_KEY, str(t, "tid"));
+			if (tid < 0)
+				tid = str(t, "tid");
+			protobuf_int(b, LABEL_KEY, tid);
 			protobuf_int(b, LABEL_NUM, s->tid);
 			protobuf_end(b, l);
 		}
