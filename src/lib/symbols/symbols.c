@@ -397,6 +397,8 @@ load_elf(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 	if (w != DSOFIND_FOUND) {
 		f->why = w == DSOFIND_BUILD_ID_DIFFERS ? why_differs
 						       : why_not_found;
+		if (s->o.missing != NULL && dsofind_reportable(f->path))
+			s->o.missing(s->o.missing_ctx, f->path, f->why);
 		return 0;
 	}
 	/* without program headers no address can be placed: no names */
