@@ -14,7 +14,9 @@
 #    before the move, and hold perf script's names;
 #  - a DIR holding another build of the program under its name is
 #    refused with one warning ("build ID differs");
-#  - perf buildid-cache -a of the moved program: found in the cache.
+#  - perf buildid-cache -a of the moved program: found in the cache;
+#  - gperfcheck --expect-function names the program's function only with
+#    --binaries.
 # Needs perf allowed to record, perf archive, tar with bzip2 and gcc;
 # skips otherwise.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
@@ -84,6 +86,11 @@ for dir in arch byname bybid; do
 	check_exit 0 "$GPERFCHECK" --dump $dir.prof
 	compare_text before.dump out "the profile with --binaries $dir"
 done
+
+# gperfcheck's names: hot_loop only with --binaries
+check_exit 1 "$GPERFCHECK" -q --expect-function hot_loop before.prof
+check_exit 0 "$GPERFCHECK" -q --binaries arch --expect-function hot_loop \
+	before.prof
 
 # another build under the program's name: refused, and said so once;
 # an empty directory first in the list changes nothing
