@@ -171,6 +171,7 @@ fi
 hotdata=$(testfile hot.perf.data)
 check_exit 0 "$PERF2GPERF" -q --no-fixup "$hotdata" hot.prof
 check_exit 0 "$GPERFCHECK" --dump hot.prof
+cp out hot.dump
 awk '/^[0-9]/ { for (i = 2; i <= NF; i++) if ($i ~ /^0xffff/) print $i }' \
 	out | sed 's/^0x//' | sort -u > hot.kaddrs
 [ "$(wc -l < hot.kaddrs)" -ge 5 ] ||
@@ -196,6 +197,15 @@ sed -n 's/^[^;]*;\(.*\) [0-9]*$/\1/p' hot.folded |
 				s = s ";" $i
 		if (s != "") print substr(s, 2) }' | sort -u > hot.kgot
 compare_text hot.kexp hot.kgot "the kernel frames named by --kallsyms"
+kbid=$(awk '$1 == "map" && $2 ~ /^ffff/ && $4 ~ /vmlinux/ && $5 ~ /^\(@/ {
+	print $6; exit }' hot.dump)
+[ -n "$kbid" ] || hard_error "no kernel build ID in hot.perf.data's maps"
+mkdir -p "arch/[kernel.kallsyms]/$kbid"
+cp hot.kallsyms "arch/[kernel.kallsyms]/$kbid/kallsyms"
+HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" -q -f folded \
+	--binaries arch "$hotdata" hot.arch.folded
+compare_text hot.folded hot.arch.folded \
+	"the kernel frames named from a perf archive tree"
 check_exit 2 "$PERF2GPERF" -f folded --kallsyms nonexistent "$hotdata" x.folded
 check_grep "--kallsyms: cannot read 'nonexistent'"
 check_exit 2 "$PERF2GPERF" -f folded --vmlinux nonexistent "$hotdata" x.folded
