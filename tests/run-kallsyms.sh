@@ -164,6 +164,53 @@ else
 	echo "note: no gcc, ld or readelf: --vmlinux not checked"
 fi
 
+# perf2gperf --kallsyms: the kernel frames of testdata/hot.perf.data
+# (recorded on another kernel) named from a kallsyms file that gives
+# each of its kernel addresses a name of its own, in folded output; the
+# same with the file in a perf archive tree's place in the build-ID cache
+hotdata=$(testfile hot.perf.data)
+check_exit 0 "$PERF2GPERF" -q --no-fixup "$hotdata" hot.prof
+check_exit 0 "$GPERFCHECK" --dump hot.prof
+cp out hot.dump
+awk '/^[0-9]/ { for (i = 2; i <= NF; i++) if ($i ~ /^0xffff/) print $i }' \
+	out | sed 's/^0x//' | sort -u > hot.kaddrs
+[ "$(wc -l < hot.kaddrs)" -ge 5 ] ||
+	hard_error "hot.perf.data has too few kernel addresses"
+awk '{ print $1, "T", "p2g_k_" $1 }' hot.kaddrs > hot.kallsyms
+# the folded kernel part of each stack, root first, as the dump orders it
+awk '/^[0-9]/ {
+	s = ""
+	for (i = NF; i >= 2; i--)
+		if ($i ~ /^0xffff/)
+			s = s ";p2g_k_" substr($i, 3)
+	if (s != "")
+		print substr(s, 2)
+}' out | sort -u > hot.kexp
+HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" -q -f folded \
+	--kallsyms hot.kallsyms "$hotdata" hot.folded
+sed -n 's/^[^;]*;\(.*\) [0-9]*$/\1/p' hot.folded | tr ';' '\n' |
+	grep -q '^p2g_k_' || fail "--kallsyms named no kernel frame"
+sed -n 's/^[^;]*;\(.*\) [0-9]*$/\1/p' hot.folded |
+	awk -F';' '{ s = ""
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^p2g_k_/ || s != "")
+				s = s ";" $i
+		if (s != "") print substr(s, 2) }' | sort -u > hot.kgot
+compare_text hot.kexp hot.kgot "the kernel frames named by --kallsyms"
+kbid=$(awk '$1 == "map" && $2 ~ /^ffff/ && $4 ~ /vmlinux/ && $5 ~ /^\(@/ {
+	print $6; exit }' hot.dump)
+[ -n "$kbid" ] || hard_error "no kernel build ID in hot.perf.data's maps"
+mkdir -p "arch/[kernel.kallsyms]/$kbid"
+cp hot.kallsyms "arch/[kernel.kallsyms]/$kbid/kallsyms"
+HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" -q -f folded \
+	--binaries arch "$hotdata" hot.arch.folded
+compare_text hot.folded hot.arch.folded \
+	"the kernel frames named from a perf archive tree"
+check_exit 2 "$PERF2GPERF" -f folded --kallsyms nonexistent "$hotdata" x.folded
+check_grep "--kallsyms: cannot read 'nonexistent'"
+check_exit 2 "$PERF2GPERF" -f folded --vmlinux nonexistent "$hotdata" x.folded
+check_grep "--vmlinux: cannot read 'nonexistent'"
+
 # the oracle
 command -v perf > /dev/null 2>&1 || skip "perf is not installed"
 HOME=$test_dir/home

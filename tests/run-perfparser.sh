@@ -128,7 +128,20 @@ for name in vector_static_gcc/perf.data vector_static_gcc/perf.data.zstd \
 		hard_error "$name: no binary of the corpus matches its maps"
 	check_exit 0 "$PERF2GPERF" -q --no-fixup --symfs symfs "$f" $tag.prof
 	check_exit 0 "$GPERFCHECK" --dump $tag.prof
+	cp out $tag.dump
 	without_vdso_leaf out > $tag.got 2> $tag.vdso
+	# --binaries with the recording's directory finds the binaries by
+	# name with no --symfs tree: the same stacks, and names in folded
+	check_exit 0 "$PERF2GPERF" -q --no-fixup \
+		--binaries "$(dirname "$f")" "$f" $tag.bin.prof
+	check_exit 0 "$GPERFCHECK" --dump $tag.bin.prof
+	compare_text $tag.dump out "$name: stacks with --binaries"
+	check_exit 0 "$PERF2GPERF" --binaries "$(dirname "$f")" \
+		-f folded "$f" $tag.folded
+	! grep -q "no usable file" err ||
+		fail "$name: --binaries warned: $(cat err)"
+	grep -q ';main;' $tag.folded ||
+		fail "$name: no main in the folded stacks with --binaries"
 	perfparser_stacks "$f.expected.txt" 2> $tag.dup |
 		stacks_dwarf_norm > $tag.want
 	read -r matched total pct <<EOF

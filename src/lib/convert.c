@@ -495,8 +495,13 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 	if (!o->no_unwind) {
 		struct unwind_opts uo;
 
+		memset(&uo, 0, sizeof(uo));
 		uo.symfs = o->symfs;
 		uo.home = o->home;
+		uo.binaries = o->binaries;
+		uo.nbinaries = o->nbinaries;
+		uo.missing = o->missing;
+		uo.missing_ctx = o->progress_ctx;
 		uo.debuginfo = o->debuginfo;
 		uo.libdw_only = o->unwind_libdw_only;
 		cv->uw = unwind_open(&uo, perfdata_header(pd), cv->big_endian);

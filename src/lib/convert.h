@@ -85,6 +85,11 @@ struct convert_opts {
 	unsigned max_stack;	/* frames per stack at most; 0: 127 */
 	const char *symfs;	/* look for binaries under this directory */
 	const char *home;	/* for perf's build id cache ~/.debug */
+	const char *const *binaries;	/* more directories to find the
+					   binaries in (dsofind.h) */
+	size_t nbinaries;
+	const char *vmlinux;	/* the kernel's symbols from this ELF */
+	const char *kallsyms;	/* ... or from this kallsyms file */
 	bool debuginfo;		/* let libdw read separate debug files
 				   (/usr/lib/debug, debuginfod) for CFI */
 	bool unwind_libdw_only;	/* unwind every frame with libdw itself */
@@ -101,6 +106,10 @@ struct convert_opts {
 	 * perfdata_warn_fn). */
 	void (*warn)(void *ctx, const char *part, uint64_t offset,
 		     const char *msg);
+	/* Told once per recorded file, by the unwinder and by the
+	 * symbolizer each, that no usable file was found for it, and why
+	 * (sym_opts.missing). */
+	void (*missing)(void *ctx, const char *path, const char *why);
 	/* Called before input N is read. */
 	void (*input_start)(void *ctx, size_t n);
 	void *progress_ctx;

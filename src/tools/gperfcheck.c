@@ -33,6 +33,7 @@ enum {
 	OPT_MAX_SHARE,
 	OPT_FLAT,
 	OPT_CUM,
+	OPT_BINARIES,
 };
 
 /* Largest file read into memory; profiles are far smaller. */
@@ -99,6 +100,8 @@ usage(void)
 "                       leaf is in it\n"
 "      --symbolizable P at least P%% of the samples have a leaf with a\n"
 "                       symbol\n"
+"      --binaries DIR   for the names: look for the profile's files in DIR\n"
+"                       too (repeatable), as perf2gperf --binaries does\n"
 "\n"
 "Comparison:\n"
 "      --compare        FILE A and FILE B give each function and each\n"
@@ -373,10 +376,12 @@ compare_stacks(const struct profile *a, const struct profile *b,
 #define COMPARE_ROWS 10
 
 /* --compare A B: the shares of the functions and mappings (or with
- * STACKS, the stacks); 0 equal, 1 different, 2 trouble. */
+ * STACKS, the stacks), the files also looked for in the NBINARIES
+ * directories BINARIES; 0 equal, 1 different, 2 trouble. */
 static int
 do_compare(const char *fa, const char *fb, enum cpuprof_mode mode,
-	   double tolerance, bool stacks, struct report *r)
+	   double tolerance, bool stacks, const char *const *binaries,
+	   size_t nbinaries, struct report *r)
 {
 	const char *na = display_name(fa), *nb = display_name(fb);
 	struct profstats sa, sb;
@@ -399,7 +404,8 @@ do_compare(const char *fa, const char *fb, enum cpuprof_mode mode,
 		goto out;
 	}
 	ret = 2;
-	if (profstats_compute(&a, &sa) < 0 || profstats_compute(&b, &sb) < 0 ||
+	if (profstats_compute(&a, binaries, nbinaries, &sa) < 0 ||
+	    profstats_compute(&b, binaries, nbinaries, &sb) < 0 ||
 	    profstats_compare(&sa, &sb, tolerance, &c) < 0) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		goto out;
@@ -442,6 +448,8 @@ struct options {
 	struct check *checks;		/* the assertions, in order */
 	size_t nchecks;
 	struct report report;		/* --tap, --quiet */
+	const char **binaries;		/* --binaries (malloc'd) */
+	size_t nbinaries;
 };
 
 /* A new assertion of KIND at the end of OP's. */
@@ -550,6 +558,18 @@ parse_option(int c, char **argv, struct options *op)
 		add_check(op, CHECK_SYMBOLIZABLE)->percent =
 			percent("--symbolizable", optarg);
 		break;
+	case OPT_BINARIES: {
+		const char **nb = realloc(op->binaries,
+					  (op->nbinaries + 1) * sizeof(*nb));
+
+		if (nb == NULL) {
+			fprintf(stderr, "%s: out of memory\n", progname);
+			message_exit(2);
+		}
+		nb[op->nbinaries++] = optarg;
+		op->binaries = nb;
+		break;
+	}
 	case 'L':
 		op->mode = CPUPROF_LENIENT;
 		break;
@@ -596,6 +616,7 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "flat", no_argument, NULL, OPT_FLAT },
 		{ "cum", no_argument, NULL, OPT_CUM },
 		{ "symbolizable", required_argument, NULL, 'y' },
+		{ "binaries", required_argument, NULL, OPT_BINARIES },
 		{ "lenient", no_argument, NULL, 'L' },
 		{ "tolerance", required_argument, NULL, 'T' },
 		{ "summary", no_argument, NULL, 's' },
@@ -645,7 +666,8 @@ check_file(const char *file, struct options *op, bool several)
 		checkreport_warnings(&p, warn, (void *)name);
 	checkreport_valid(&op->report, name, NULL, 0);
 	stats = op->nchecks > 0 || op->summary || op->json;
-	if (stats && profstats_compute(&p, &st) < 0) {
+	if (stats && profstats_compute(&p, op->binaries, op->nbinaries,
+				       &st) < 0) {
 		p2g_fail(&err, P2G_NOMEM, P2G_NO_OFFSET,
 			 "out of memory for the shares");
 		message_error(name, &err);
@@ -697,8 +719,10 @@ main(int argc, char **argv)
 		if (argc - optind != 2)
 			message_usage("--compare takes exactly two FILEs");
 		st = do_compare(argv[optind], argv[optind + 1], op.mode,
-				op.tolerance, op.compare_stacks, &op.report);
+				op.tolerance, op.compare_stacks, op.binaries,
+				op.nbinaries, &op.report);
 		free(op.checks);
+		free(op.binaries);
 		message_exit(st);
 	}
 	checkreport_plan(&op.report,
@@ -709,5 +733,6 @@ main(int argc, char **argv)
 			ret = st;
 	}
 	free(op.checks);
+	free(op.binaries);
 	message_exit(ret);
 }

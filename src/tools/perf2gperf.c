@@ -80,6 +80,10 @@ usage(void)
 "      --tidy-java      folded: shorten Java signatures\n"
 "      --annotate-kernel\n"
 "                       folded: kernel functions end in _[k]\n"
+"      --vmlinux FILE   pprof, folded: kernel names from this ELF image\n"
+"      --kallsyms FILE  pprof, folded: kernel names from this copy of\n"
+"                       /proc/kallsyms (default: perf's cached copy, or\n"
+"                       /proc/kallsyms for the running kernel)\n"
 "\n"
 "Output (the processes left are merged into one profile, each mapped\n"
 "file at one place; a lone process keeps its own addresses):\n"
@@ -114,8 +118,11 @@ usage(void)
 "                       inflate to RATIO times its size; 0: no bound\n"
 "                       (default: 1000, far above real recordings)\n"
 "\n"
-"Unwinding (perf record --call-graph dwarf):\n"
+"Binaries (for unwinding --call-graph dwarf, and for names):\n"
 "      --symfs DIR      look for the binaries under DIR, as perf does\n"
+"      --binaries DIR   look for the binaries in DIR too (repeatable): by\n"
+"                       file name, by build ID, and in the build-ID tree\n"
+"                       of an unpacked perf archive\n"
 "      --debuginfod     for code whose CFI is not in its binary, let\n"
 "                       libdw read separate debug files (/usr/lib/debug,\n"
 "                       and the servers in DEBUGINFOD_URLS); off by\n"
@@ -131,7 +138,8 @@ usage(void)
 "                       a terminal; without it, a terminal gets it after\n"
 "                       two seconds\n"
 "  -v, --verbose        with --split, a note for every profile written\n"
-"                       and its warnings (without, one summary)\n"
+"                       and its warnings (without, one summary); where\n"
+"                       a binary that was not found was looked for\n"
 "  -q, --quiet          print no warnings or notes, only errors\n"
 "  -h, --help           print this help and exit\n"
 "  -V, --version        print the version and exit\n"
@@ -193,6 +201,7 @@ struct options {
 	bool format_set;		/* --format given */
 	bool recording;		/* perf2gperf record: the input is perf's */
 	uint64_t max_inflate;		/* --max-inflate */
+	const char **binaries;		/* --binaries (malloc'd) */
 };
 
 /* --slot-width 32|64|auto */
@@ -323,6 +332,23 @@ parse_option(int c, char **argv, struct options *op)
 	case 'Y':
 		o->symfs = optarg;
 		break;
+	case 'b': {
+		const char **nb = realloc(op->binaries,
+					  (o->nbinaries + 1) * sizeof(*nb));
+
+		if (nb == NULL)
+			message_usage("out of memory");
+		nb[o->nbinaries++] = optarg;
+		op->binaries = nb;
+		o->binaries = nb;
+		break;
+	}
+	case 'k':
+		o->vmlinux = optarg;
+		break;
+	case 'a':
+		o->kallsyms = optarg;
+		break;
 	case 'Z':
 		op->max_inflate = message_parse_uint("--max-inflate", optarg,
 						     0, UINT64_MAX);
@@ -440,6 +466,17 @@ check_arguments(int argc, char **argv, struct options *op)
 			message_usage("--symfs: '%s' is not a directory",
 				      o->symfs);
 	}
+	for (k = 0; k < o->nbinaries; k++) {
+		struct stat sb;
+
+		if (stat(o->binaries[k], &sb) != 0 || !S_ISDIR(sb.st_mode))
+			message_usage("--binaries: '%s' is not a directory",
+				      o->binaries[k]);
+	}
+	if (o->vmlinux != NULL && access(o->vmlinux, R_OK) != 0)
+		message_usage("--vmlinux: cannot read '%s'", o->vmlinux);
+	if (o->kallsyms != NULL && access(o->kallsyms, R_OK) != 0)
+		message_usage("--kallsyms: cannot read '%s'", o->kallsyms);
 	if (o->user_only && o->kernel_only)
 		message_usage("--user-only and --kernel-only exclude each "
 			      "other");
@@ -509,6 +546,9 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "max-stack", required_argument, NULL, 'M' },
 		{ "max-inflate", required_argument, NULL, 'Z' },
 		{ "symfs", required_argument, NULL, 'Y' },
+		{ "binaries", required_argument, NULL, 'b' },
+		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "kallsyms", required_argument, NULL, 'a' },
 		{ "debuginfod", no_argument, NULL, 'D' },
 		{ "no-unwind", no_argument, NULL, 'N' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -656,7 +696,10 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	o->input_start = report_input_start;
 	o->progress = report_progress;
 	o->warn = report_warn;
+	o->missing = report_missing;
 	o->progress_ctx = rp;
+	rp->o = o;
+	rp->verbose = op->verbose || op->stats;
 	if (convert_run(pds, op->ninputs, o, output_write, sink, &st,
 			err) < 0) {
 		message_error(sink->failed[0] != '\0'
@@ -776,7 +819,9 @@ out:
 	if (op.recording)
 		ret = record_finish(&rec, ret);
 	output_sink_release(&sink);
+	report_free(&rp);
 	free(op.pids);
 	free(op.tids);
+	free(op.binaries);
 	message_exit(ret);
 }

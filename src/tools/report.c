@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -28,6 +29,69 @@ report_init(struct report *rp, char *const *names)
 	rp->names = names;
 	rp->start = seconds();
 	rp->phase = rp->start;
+}
+
+void
+report_free(struct report *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->nmissing; i++)
+		free(rp->missing[i]);
+	free(rp->missing);
+	rp->missing = NULL;
+	rp->nmissing = rp->cap_missing = 0;
+}
+
+/* Remember PATH as reported; false if it was already (or there is no
+ * memory to remember it: then it is reported again). */
+static bool
+missing_first(struct report *rp, const char *path)
+{
+	size_t i;
+	char *p;
+
+	for (i = 0; i < rp->nmissing; i++)
+		if (strcmp(rp->missing[i], path) == 0)
+			return false;
+	if (rp->nmissing == rp->cap_missing) {
+		size_t nc = rp->cap_missing ? 2 * rp->cap_missing : 16;
+		char **nv = realloc(rp->missing, nc * sizeof(*nv));
+
+		if (nv == NULL)
+			return true;
+		rp->missing = nv;
+		rp->cap_missing = nc;
+	}
+	p = strdup(path);
+	if (p != NULL)
+		rp->missing[rp->nmissing++] = p;
+	return true;
+}
+
+void
+report_missing(void *ctx, const char *path, const char *why)
+{
+	struct report *rp = ctx;
+	const struct convert_opts *o = rp->o;
+	const char *symfs = o != NULL && o->symfs != NULL ? o->symfs : "";
+	size_t i;
+
+	if (!missing_first(rp, path))
+		return;
+	message_warning(rp->name, P2G_NO_OFFSET,
+			"%s: no usable file (%s): its frames are not unwound "
+			"or named%s", path, why,
+			rp->verbose ? "" : " (-v says where it was looked for)");
+	if (!rp->verbose || o == NULL)
+		return;
+	message_note(rp->name, "%s: looked for at %s%s, in %s/.debug, in "
+		     "%s/usr/lib/debug/.build-id%s", path, symfs, path,
+		     o->home != NULL ? o->home : "$HOME", symfs,
+		     o->nbinaries ? ", and in:" : " (see --binaries)");
+	for (i = 0; i < o->nbinaries; i++)
+		message_note(rp->name, "%s:   --binaries %s (by name, by build "
+			     "ID, DIR/.build-id)", path, o->binaries[i]);
 }
 
 void
@@ -188,7 +252,8 @@ report_notes(const struct report *rp, const struct convert_stats *st,
 			     "binary%s); --stats tells more",
 			     st->dwarf_no_binary + st->dwarf_partial,
 			     st->dwarf_samples, st->dwarf_no_binary,
-			     o->symfs ? "" : "; see --symfs");
+			     o->symfs || o->nbinaries
+				     ? "" : "; see --symfs, --binaries");
 	if (st->late)
 		message_warning(name, P2G_NO_OFFSET,
 				"%" PRIu64 " record%s came after later ones "

@@ -31,6 +31,12 @@ struct report {
 					   line shows (a spool, the reading
 					   of an input), for the time left */
 	bool spooling;			/* the line shows a spool */
+	/* For report_missing(): where files are looked for, whether to
+	 * say so, and the files already reported. */
+	const struct convert_opts *o;
+	bool verbose;
+	char **missing;
+	size_t nmissing, cap_missing;
 };
 
 /* Start RP for the inputs NAMES (kept, not copied): no handles yet. */
@@ -44,6 +50,16 @@ void report_input(struct report *rp, size_t n);
  * directory (as p2g_error.part and perfdata_warn_fn give it).  Valid
  * until the next call. */
 const char *report_where(struct report *rp, const char *part);
+
+/* Release what RP holds. */
+void report_free(struct report *rp);
+
+/*
+ * For convert_opts.missing (CTX a struct report): a warning, once per
+ * PATH, that no usable file was found for it and WHY; with rp->verbose,
+ * a note of where it was looked for (from rp->o).
+ */
+void report_missing(void *ctx, const char *path, const char *why);
 
 /* A perfdata_warn_fn (CTX a struct report): a warning about the input. */
 void report_warn(void *ctx, const char *part, uint64_t off,

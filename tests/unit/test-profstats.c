@@ -69,7 +69,7 @@ test_entries(void)
 	uint64_t flat, cum;
 
 	make(&p, three, 0);
-	CHECK(profstats_compute(&p, &s) == 0);
+	CHECK(profstats_compute(&p, NULL, 0, &s) == 0);
 	CHECK_EQ_U64(s.samples, 7);
 	CHECK_EQ_U64(s.symbolized, 0);
 	CHECK_EQ_U64(s.nfns, 0);
@@ -122,8 +122,8 @@ test_compare(void)
 
 	make(&a, three, 0);
 	make(&b, three, 0x10000000);
-	CHECK(profstats_compute(&a, &sa) == 0);
-	CHECK(profstats_compute(&b, &sb) == 0);
+	CHECK(profstats_compute(&a, NULL, 0, &sa) == 0);
+	CHECK(profstats_compute(&b, NULL, 0, &sb) == 0);
 	CHECK(profstats_compare(&sa, &sb, 0, &c) == 0);
 	CHECK(c.equal);
 	CHECK(!c.inexact);
@@ -137,7 +137,7 @@ test_compare(void)
 	profile_release(&b);
 
 	make(&a, half, 0);
-	CHECK(profstats_compute(&a, &sa) == 0);
+	CHECK(profstats_compute(&a, NULL, 0, &sa) == 0);
 	CHECK(profstats_compare(&sa, &sa, -1, &c) == 0);
 	CHECK(c.equal);
 	CHECK_EQ_U64(c.nrows, 2);
@@ -147,7 +147,7 @@ test_compare(void)
 	profstats_cmp_release(&c);
 
 	make(&h, huge, 0);
-	CHECK(profstats_compute(&h, &sh) == 0);
+	CHECK(profstats_compute(&h, NULL, 0, &sh) == 0);
 	CHECK_EQ_U64(sh.samples, UINT64_MAX);
 	CHECK(profstats_compare(&sa, &sh, -1, &c) == 0);
 	CHECK(c.inexact);

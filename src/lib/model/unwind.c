@@ -11,7 +11,6 @@
 #include "config.h"
 
 #include <dwarf.h>
-#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -23,6 +22,7 @@
 
 #include "buildids.h"
 #include "cursor.h"
+#include "dsofind.h"
 #include "hashtab.h"
 #include "input.h"
 #include "perf_abi.h"
@@ -103,6 +103,9 @@ struct unwinder {
 	bool big_endian;
 	enum arch arch;
 	char *debuginfo_path;
+	struct sym_opts find_opts;	/* the finder's: symfs, home,
+					   --binaries */
+	struct dsofind *find;
 	Dwfl_Callbacks cbs;
 	struct bin **bins;
 	size_t nbins, cap_bins;
@@ -208,32 +211,28 @@ expected_build_id(const struct unwinder *uw, const struct mapping *m,
 }
 
 /*
- * Try FILE for B: an ELF file whose build id is B's (when B has one).
- * Fills in B's segments.  True if it is used.
+ * Look for B's file with the symbolizer's finder (dsofind.h): the file
+ * read is the one checked.  Fills in B's segments, and tells the
+ * missing callback why none was usable.
  */
-static bool
-bin_try(struct bin *b, const char *file)
+static void
+bin_find(const struct unwinder *uw, struct bin *b)
 {
-	const void *id;
-	ssize_t idlen;
+	struct dsofind_file file;
+	enum dsofind_why w;
 	size_t i, n;
-	Elf *elf;
-	int fd;
-	bool ok = false;
 
-	fd = input_regular_fd(file, NULL);
-	if (fd < 0)
-		return false;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf == NULL || elf_kind(elf) != ELF_K_ELF)
-		goto out;
-	if (b->bid_size > 0) {
-		idlen = dwelf_elf_gnu_build_id(elf, &id);
-		if (idlen != (ssize_t)b->bid_size ||
-		    memcmp(id, b->bid, b->bid_size) != 0)
-			goto out;
+	b->state = -1;
+	w = dsofind_binary(uw->find, b->path, b->bid_size ? b->bid : NULL,
+			   b->bid_size, &file);
+	if (w != DSOFIND_FOUND) {
+		if (w != DSOFIND_NOMEM && uw->o.missing != NULL &&
+		    dsofind_reportable(b->path))
+			uw->o.missing(uw->o.missing_ctx, b->path,
+				      dsofind_why_text(w));
+		return;
 	}
-	if (elf_getphdrnum(elf, &n) != 0)
+	if (elf_getphdrnum(file.elf, &n) != 0)
 		goto out;
 	b->load = calloc(n ? n : 1, sizeof(*b->load));
 	if (b->load == NULL)
@@ -242,7 +241,7 @@ bin_try(struct bin *b, const char *file)
 	for (i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
-		if (gelf_getphdr(elf, (int)i, &ph) == NULL ||
+		if (gelf_getphdr(file.elf, (int)i, &ph) == NULL ||
 		    ph.p_type != PT_LOAD)
 			continue;
 		b->load[b->nload].offset = ph.p_offset;
@@ -251,68 +250,14 @@ bin_try(struct bin *b, const char *file)
 		b->load[b->nload].align = ph.p_align;
 		b->nload++;
 	}
-	b->file = strdup(file);
-	if (b->file == NULL) {
-		free(b->load);
-		b->load = NULL;
-		goto out;
-	}
 	/* The file stays open: the one checked is the one read. */
-	b->fd = fd;
-	fd = -1;
-	ok = true;
-out:
-	if (elf != NULL)
-		elf_end(elf);
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
-/* Look for B's file: under --symfs (or at its path), in perf's build id
- * cache, in the system's debug directory. */
-static void
-bin_find(const struct unwinder *uw, struct bin *b)
-{
-	const char *symfs = uw->o.symfs ? uw->o.symfs : "";
-	char hex[41], file[4096];
-	size_t i;
-
-	b->state = -1;
-	if (b->path[0] == '/') {
-		if ((size_t)snprintf(file, sizeof(file), "%s%s", symfs,
-				     b->path) < sizeof(file) &&
-		    bin_try(b, file))
-			goto found;
-	}
-	if (b->bid_size == 0)
-		return;
-	for (i = 0; i < b->bid_size; i++)
-		snprintf(hex + 2 * i, 3, "%02x", b->bid[i]);
-	if (uw->o.home != NULL) {
-		/* perf 5.x and later: .build-id/xx/rest/elf; before: the
-		 * link .build-id/xx/rest itself. */
-		if ((size_t)snprintf(file, sizeof(file),
-				     "%s/.debug/.build-id/%.2s/%s/elf",
-				     uw->o.home, hex, hex + 2) <
-			    sizeof(file) &&
-		    bin_try(b, file))
-			goto found;
-		if ((size_t)snprintf(file, sizeof(file),
-				     "%s/.debug/.build-id/%.2s/%s",
-				     uw->o.home, hex, hex + 2) <
-			    sizeof(file) &&
-		    bin_try(b, file))
-			goto found;
-	}
-	if ((size_t)snprintf(file, sizeof(file),
-			     "%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs,
-			     hex, hex + 2) < sizeof(file) &&
-	    bin_try(b, file))
-		goto found;
-	return;
-found:
+	b->file = file.path;
+	file.path = NULL;
+	b->fd = file.fd;
+	file.fd = -1;
 	b->state = 1;
+out:
+	dsofind_close(&file);
 }
 
 /* The binary of mapping M, looked for the first time it is asked for;
@@ -664,8 +609,14 @@ unwind_open(const struct unwind_opts *o, const struct perf_header_info *info,
 	uw->o = *o;
 	uw->info = info;
 	uw->big_endian = big_endian;
-	if (buildids_init(&uw->bids, info) < 0) {
+	uw->find_opts.symfs = o->symfs;
+	uw->find_opts.home = o->home;
+	uw->find_opts.binaries = o->binaries;
+	uw->find_opts.nbinaries = o->nbinaries;
+	uw->find = dsofind_new(&uw->find_opts);
+	if (uw->find == NULL || buildids_init(&uw->bids, info) < 0) {
 		buildids_free(&uw->bids);
+		dsofind_free(uw->find);
 		free(uw);
 		return NULL;
 	}
@@ -692,6 +643,7 @@ unwind_open(const struct unwind_opts *o, const struct perf_header_info *info,
 		uw->debuginfo_path = malloc(n);
 		if (uw->debuginfo_path == NULL) {
 			buildids_free(&uw->bids);
+			dsofind_free(uw->find);
 			free(uw);
 			return NULL;
 		}
@@ -723,6 +675,7 @@ unwind_close(struct unwinder *uw)
 	hashtab_free(&uw->bin_index);
 	buildids_free(&uw->bids);
 	free(uw->debuginfo_path);
+	dsofind_free(uw->find);
 	free(uw);
 }
 

@@ -10,9 +10,10 @@
  * per binary and address, and frames whose rules are of the usual
  * simple kinds are stepped with them, as libdw would step them, without
  * libdw's per-frame work; everything else goes to libdw's unwinder.
- * The binaries are found by path, under a --symfs directory, and by
- * build id in perf's cache (~/.debug) and in /usr/lib/debug; a file
- * whose build id differs from the recording's is never used.
+ * The binaries are found as the symbolizer finds them (dsofind.h): by
+ * path, under a --symfs directory, by build id in perf's cache
+ * (~/.debug) and in /usr/lib/debug, and in the --binaries directories;
+ * a file whose build id differs from the recording's is never used.
  */
 #ifndef P2G_UNWIND_H
 #define P2G_UNWIND_H
@@ -30,7 +31,14 @@ struct unwinder;
 
 struct unwind_opts {
 	const char *symfs;	/* look for binaries under this, or NULL */
-	const char *home;	/* for ~/.debug, or NULL */
+	const char *home;	/* for ~/.debug; NULL: $HOME */
+	const char *const *binaries;	/* --binaries directories */
+	size_t nbinaries;
+	/* Told once per recorded file (a path dsofind_reportable() takes)
+	 * that no usable file was found for it, and WHY (dsofind_why_text());
+	 * may be NULL. */
+	void (*missing)(void *ctx, const char *path, const char *why);
+	void *missing_ctx;
 	bool debuginfo;		/* let libdw look for separate debug files
 				   (and ask debuginfod) when a binary's
 				   own CFI does not cover an address */

@@ -546,6 +546,12 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 		memset(&so, 0, sizeof(so));
 		so.symfs = in->o->symfs;
 		so.home = in->o->home;
+		so.binaries = in->o->binaries;
+		so.nbinaries = in->o->nbinaries;
+		so.vmlinux = in->o->vmlinux;
+		so.kallsyms = in->o->kallsyms;
+		so.missing = in->o->missing;
+		so.missing_ctx = in->o->progress_ctx;
 		so.lines = true;	/* inlined functions, as perf */
 		/* one symbolizer for every profile: each address is
 		 * looked up once */

@@ -36,9 +36,12 @@ struct profstats {
 	size_t npcs;
 };
 
-/* Fill S for P (which must outlive S).  Returns 0, or -1 when out of
- * memory (S is then empty). */
-int profstats_compute(const struct profile *p, struct profstats *s);
+/* Fill S for P (which must outlive S), its PCs named with the files
+ * found where perf finds them and in the NBINARIES directories BINARIES
+ * (symbolize.h).  Returns 0, or -1 when out of memory (S is then
+ * empty). */
+int profstats_compute(const struct profile *p, const char *const *binaries,
+		      size_t nbinaries, struct profstats *s);
 
 /* Free what S holds; accepts an S that profstats_compute() failed on. */
 void profstats_release(struct profstats *s);

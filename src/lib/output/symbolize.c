@@ -111,7 +111,8 @@ add_line(struct symbolizer *s, const char *line)
 }
 
 struct symbolizer *
-symbolizer_new(const char *maps, size_t len)
+symbolizer_new(const char *maps, size_t len, const char *const *binaries,
+	       size_t nbinaries)
 {
 	struct symbolizer *s = calloc(1, sizeof(*s));
 	struct sym_opts o;
@@ -121,6 +122,8 @@ symbolizer_new(const char *maps, size_t len)
 	if (s == NULL)
 		return NULL;
 	memset(&o, 0, sizeof(o));
+	o.binaries = binaries;
+	o.nbinaries = nbinaries;
 	s->sym = symbols_new(&o);
 	if (s->sym == NULL) {
 		free(s);

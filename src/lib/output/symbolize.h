@@ -13,9 +13,12 @@
 
 struct symbolizer;
 
-/* A symbolizer for the maps text MAPS (LEN bytes); NULL when out of
- * memory.  Files are opened when first needed. */
-struct symbolizer *symbolizer_new(const char *maps, size_t len);
+/* A symbolizer for the maps text MAPS (LEN bytes) that also looks for
+ * the files in the NBINARIES directories BINARIES (sym_opts.binaries);
+ * NULL when out of memory.  Files are opened when first needed. */
+struct symbolizer *symbolizer_new(const char *maps, size_t len,
+				  const char *const *binaries,
+				  size_t nbinaries);
 
 void symbolizer_free(struct symbolizer *s);
 

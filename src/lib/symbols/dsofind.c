@@ -151,6 +151,35 @@ dsofind_open(const char *path, const uint8_t *bid, size_t nbid,
 	return DSOFIND_FOUND;
 }
 
+const char *
+dsofind_why_text(enum dsofind_why w)
+{
+	switch (w) {
+	case DSOFIND_BUILD_ID_DIFFERS:
+		return "build ID differs";
+	case DSOFIND_NOMEM:
+		return "out of memory";
+	default:
+		return "not found";
+	}
+}
+
+bool
+dsofind_reportable(const char *path)
+{
+	static const char *const pseudo[] = {
+		"/memfd:", "/SYSV", "/dev/", "/anon_hugepage", "/[",
+	};
+	size_t i;
+
+	if (path[0] != '/' || strstr(path, " (deleted)") != NULL)
+		return false;
+	for (i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if (strncmp(path, pseudo[i], strlen(pseudo[i])) == 0)
+			return false;
+	return true;
+}
+
 /* Format a path into BUF (PATH_BUF bytes); false if it does not fit. */
 #define PATH_BUF 4096
 static bool __attribute__((format(printf, 2, 3)))

@@ -96,6 +96,14 @@ void dsofind_close(struct dsofind_file *file);
 bool dsofind_same_build_id(const uint8_t *fb, size_t nfb,
 			   const uint8_t *rec, size_t nrec);
 
+/* W (not DSOFIND_FOUND) in words: "not found", "build ID differs". */
+const char *dsofind_why_text(enum dsofind_why w);
+
+/* True if PATH names a file worth a warning when it is not found: an
+ * absolute path, not a pseudo-file (memfd, SysV shared memory, a
+ * device, a deleted file). */
+bool dsofind_reportable(const char *path);
+
 /* BID (N bytes) in lower-case hex into BUF (2 N + 1 bytes). */
 void dsofind_hex(const uint8_t *bid, size_t n, char *buf);
 

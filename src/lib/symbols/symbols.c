@@ -397,6 +397,8 @@ load_elf(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 	if (w != DSOFIND_FOUND) {
 		f->why = w == DSOFIND_BUILD_ID_DIFFERS ? why_differs
 						       : why_not_found;
+		if (s->o.missing != NULL && dsofind_reportable(f->path))
+			s->o.missing(s->o.missing_ctx, f->path, f->why);
 		return 0;
 	}
 	/* without program headers no address can be placed: no names */
@@ -506,14 +508,42 @@ try_vmlinux(struct symbols *s, const struct sym_dso *d, const char *path,
 	return kernel_from(s, path) < 0 ? -1 : 1;
 }
 
+/* The kernel's symbols from the kallsyms copy DIR SUB/[kernel.kallsyms]/
+ * HEX/kallsyms (perf's cache layout): 1 if read, 0 if not (none there,
+ * or not readable), -1 when out of memory. */
+static int
+cached_kallsyms(struct symbols *s, const char *dir, const char *sub,
+		const char *hex)
+{
+	size_t n = strlen(dir) + strlen(sub) + strlen(hex) + 32;
+	char *path = malloc(n);
+	long r;
+
+	if (path == NULL)
+		return -1;
+	snprintf(path, n, "%s%s/[kernel.kallsyms]/%s/kallsyms", dir, sub,
+		 hex);
+	r = kallsyms_read(path, &s->kernel);
+	if (r > 0) {
+		r = kernel_from(s, path);
+		free(path);
+		return r < 0 ? -1 : 1;
+	}
+	free(path);
+	symtab_free(&s->kernel);
+	return 0;
+}
+
 /*
  * The kernel's symbols: from the --vmlinux file (with the recorded build
- * ID), else a vmlinux where perf looks for one (./vmlinux, /boot,
- * /usr/lib/debug/boot, /lib/modules/RELEASE/build, /usr/lib/debug/lib/
- * modules/RELEASE, for this machine's release; only one with the
- * recorded build ID, and none when none was recorded), a --kallsyms file, the kallsyms copy in perf's cache for the
- * recorded build ID, or /proc/kallsyms when the running kernel is the
- * recorded one (or nothing tells which kernel was recorded).
+ * ID), a --kallsyms file, else a vmlinux where perf looks for one
+ * (./vmlinux, /boot, /usr/lib/debug/boot, /lib/modules/RELEASE/build,
+ * /usr/lib/debug/lib/modules/RELEASE, for this machine's release; only
+ * one with the recorded build ID, and none when none was recorded), the
+ * kallsyms copy in perf's cache for the recorded build ID, or in a perf
+ * archive tree unpacked into a --binaries directory, or /proc/kallsyms
+ * when the running kernel is the recorded one (or nothing tells which
+ * kernel was recorded).
  */
 static int
 load_kernel(struct symbols *s, const struct sym_dso *d)
@@ -521,7 +551,7 @@ load_kernel(struct symbols *s, const struct sym_dso *d)
 	const uint8_t *bid = s->kernel_nbid ? s->kernel_bid : NULL;
 	char hex[2 * DSOFIND_MAX_BUILD_ID + 1];
 	const char *home = dsofind_home(s->find);
-	char *path = NULL;
+	size_t i;
 	long r;
 
 	s->kernel_tried = true;
@@ -530,7 +560,16 @@ load_kernel(struct symbols *s, const struct sym_dso *d)
 		r = try_vmlinux(s, d, s->o.vmlinux, bid);
 		if (r != 0)
 			return r < 0 ? -1 : 0;
-	} else if (bid != NULL) {
+	}
+	/* a --kallsyms file is taken before a vmlinux found, as perf
+	 * takes its --kallsyms */
+	if (s->o.kallsyms != NULL) {
+		r = kallsyms_read(s->o.kallsyms, &s->kernel);
+		if (r > 0)
+			return kernel_from(s, s->o.kallsyms);
+		symtab_free(&s->kernel);
+	}
+	if (s->o.vmlinux == NULL && bid != NULL) {
 		/* where perf looks for one, with the build ID checked */
 		/* before the release, and after it ("" for none) */
 		static const char *const where[][2] = {
@@ -543,7 +582,6 @@ load_kernel(struct symbols *s, const struct sym_dso *d)
 		};
 		struct utsname u;
 		char p[512];
-		size_t i;
 
 		if (uname(&u) != 0)
 			u.release[0] = '\0';
@@ -559,29 +597,17 @@ load_kernel(struct symbols *s, const struct sym_dso *d)
 		}
 		s->kernel_why = why_not_found;
 	}
-	if (s->o.kallsyms != NULL) {
-		r = kallsyms_read(s->o.kallsyms, &s->kernel);
-		if (r > 0)
-			return kernel_from(s, s->o.kallsyms);
-		symtab_free(&s->kernel);
-	}
-	if (bid != NULL && home != NULL) {
-		size_t n = strlen(home) + 2 * s->kernel_nbid + 64;
-
+	if (bid != NULL) {
 		dsofind_hex(bid, s->kernel_nbid, hex);
-		path = malloc(n);
-		if (path == NULL)
-			return -1;
-		snprintf(path, n, "%s/.debug/[kernel.kallsyms]/%s/kallsyms",
-			 home, hex);
-		r = kallsyms_read(path, &s->kernel);
-		if (r > 0) {
-			r = kernel_from(s, path);
-			free(path);
-			return (int)r;
-		}
-		free(path);
-		symtab_free(&s->kernel);
+		if (home != NULL &&
+		    (r = cached_kallsyms(s, home, "/.debug", hex)) != 0)
+			return r < 0 ? -1 : 0;
+		/* perf archive's tree, unpacked into a --binaries
+		 * directory */
+		for (i = 0; i < s->o.nbinaries; i++)
+			if ((r = cached_kallsyms(s, s->o.binaries[i], "",
+						 hex)) != 0)
+				return r < 0 ? -1 : 0;
 	}
 	if (bid == NULL || running_kernel_is(bid, s->kernel_nbid)) {
 		r = kallsyms_read("/proc/kallsyms", &s->kernel);

@@ -44,6 +44,11 @@ struct sym_opts {
 	const char *const *binaries;	/* --binaries directories */
 	size_t nbinaries;
 	bool lines;		/* read DWARF: files, lines, inlined */
+	/* Told once per recorded file (a path dsofind_reportable() takes)
+	 * that no usable file was found for it, and WHY ("not found",
+	 * "build ID differs"); may be NULL. */
+	void (*missing)(void *ctx, const char *path, const char *why);
+	void *missing_ctx;
 	/* The recording's kernel build ID, which picks the kernel's
 	 * symbols for its modules too; NULL: the build ID of the first
 	 * "[kernel.kallsyms]" mapping looked up (a module's address looked
