@@ -82,6 +82,26 @@ check_exit 0 "$PERF2GPERF" -q noretd.data noretd.folded
 from_main noretd.folded > noretd.out
 compare_text noretd.exp noretd.out "perf2gperf noretd.data (from main on)"
 
+# Frames unwound with DWARF are named as perf names them there: by the
+# functions' DWARF names (addr2line's, which perf reads for inlined
+# frames): testdata/progs/cprop.c's clone work.constprop.0 is "work", and
+# libc's __libc_start_main@@GLIBC_2.34 "__libc_start_main_impl" (when
+# its debug info is installed); frame-pointer callchains keep the ELF
+# symbols' names (checked above).  The whole stacks are compared.
+${CC:-gcc} -O2 -g -fno-omit-frame-pointer -o cprop \
+	"$(testfile progs/cprop.c)" 2> cc.log || {
+	cat cc.log >&2
+	skip "cannot build cprop.c"
+}
+perf record -q -e cpu-clock -F 499 --call-graph dwarf -o cprop.data \
+	-- ./cprop 60000000 > cprop.rec.log 2>&1 ||
+	hard_error "perf record --call-graph dwarf of cprop failed"
+names_oracle cprop.data > cprop.exp
+grep -q ';main;work' cprop.exp ||
+	hard_error "perf does not name cprop's clone of work by its DWARF name"
+check_exit 0 "$PERF2GPERF" -q cprop.data cprop.folded
+compare_text cprop.exp cprop.folded "perf2gperf cprop.data cprop.folded"
+
 # JIT code: the perf map is the program's to write and ours to remove
 [ "$(uname -m)" = x86_64 ] || exit 0
 ${CC:-gcc} -O2 -fno-omit-frame-pointer -o jitprog \

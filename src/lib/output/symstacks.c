@@ -320,9 +320,15 @@ name_location(struct build *b, struct ss_location *l)
 		return -1;
 	l->line = (uint32_t)ss->nlines;
 	for (i = 0; i < nf; i++) {
-		if (fr[i].function == NULL)
+		/* perf names the frames it unwinds with DWARF by the
+		 * functions' DWARF names */
+		const char *name = l->unwound && fr[i].dwarf_function != NULL
+					   ? fr[i].dwarf_function
+					   : fr[i].function;
+
+		if (name == NULL)
 			continue;
-		if (function(b, fr[i].function, fr[i].file, &f) < 0 ||
+		if (function(b, name, fr[i].file, &f) < 0 ||
 		    grow(&ss->lines, &b->cap_lines, ss->nlines + 1,
 			 sizeof(*ss->lines)) < 0)
 			return -1;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "dwlines.h"
 
 /* More inlining than any compiler does: a deeper chain is cut. */
@@ -31,6 +32,8 @@ struct dwlines {
 	Dwarf *dw;
 	struct cu_index *cus;	/* sorted by cu */
 	size_t ncus, cap;
+	char **names;		/* demangled names given out */
+	size_t nnames, cap_names;
 };
 
 struct dwlines *
@@ -60,6 +63,9 @@ dwlines_free(struct dwlines *d)
 	for (i = 0; i < d->ncus; i++)
 		free(d->cus[i].v);
 	free(d->cus);
+	for (i = 0; i < d->nnames; i++)
+		free(d->names[i]);
+	free(d->names);
 	dwarf_end(d->dw);
 	free(d);
 }
@@ -264,6 +270,45 @@ walk_children(struct walk *w, Dwarf_Die *parent, int depth)
 	return false;
 }
 
+/*
+ * The name of function FN as addr2line gives it to perf: its linkage
+ * name (demangled as perf demangles) if it has one, else its name,
+ * following the abstract origin (a clone's DIE has neither of its own).
+ * NULL if it has none, or (with *NOMEM set) when out of memory.
+ */
+static const char *
+dwarf_name(struct dwlines *d, Dwarf_Die *fn, bool *nomem)
+{
+	Dwarf_Attribute a;
+	const char *ln;
+	char *dm, **v;
+
+	ln = dwarf_formstring(dwarf_attr_integrate(fn, DW_AT_linkage_name,
+						   &a));
+	if (ln == NULL)
+		ln = dwarf_formstring(dwarf_attr_integrate(
+			fn, DW_AT_MIPS_linkage_name, &a));
+	if (ln == NULL)
+		return dwarf_diename(fn);
+	dm = demangle_name(ln);
+	if (dm == NULL)
+		return ln;
+	if (d->nnames == d->cap_names) {
+		size_t cap = d->cap_names ? d->cap_names * 2 : 16;
+
+		v = realloc(d->names, cap * sizeof(*v));
+		if (v == NULL) {
+			free(dm);
+			*nomem = true;
+			return NULL;
+		}
+		d->names = v;
+		d->cap_names = cap;
+	}
+	d->names[d->nnames++] = dm;
+	return dm;
+}
+
 int
 dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	       void *ctx, dwlines_alloc_fn alloc, struct sym_frame **out)
@@ -273,7 +318,8 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	Dwarf_Die cu, fn;
 	Dwarf_Line *line;
 	struct sym_frame f[DWLINES_MAX_DEPTH + 1], *v;
-	const char *file = NULL;
+	const char *file = NULL, *own = NULL;
+	bool nomem = false;
 	uint32_t lineno = 0;
 	int i, n = 0;
 
@@ -294,8 +340,14 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	w.addr = addr;
 	w.n = 0;
 	w.budget = 1UL << 20;
-	if (cu_function(d, ci, addr, &fn))
+	if (cu_function(d, ci, addr, &fn)) {
 		(void)walk_children(&w, &fn, 1);
+		own = dwarf_name(d, &fn, &nomem);
+		if (nomem)
+			return -1;
+		if (own != NULL && strcmp(own, symbol) == 0)
+			own = NULL;
+	}
 	/* innermost first: each inlined function at the place in it, its
 	 * caller at the call site */
 	for (i = w.n - 1; i >= 0; i--) {
@@ -306,6 +358,7 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 		f[n].function = dwarf_diename(sc);
 		f[n].file = file;
 		f[n].line = lineno;
+		f[n].dwarf_function = NULL;
 		n++;
 		file = NULL;
 		lineno = 0;
@@ -319,6 +372,7 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	f[n].function = symbol;
 	f[n].file = file;
 	f[n].line = lineno;
+	f[n].dwarf_function = own;
 	n++;
 	v = alloc(ctx, (size_t)n);
 	if (v == NULL)
