@@ -20,6 +20,7 @@
 struct fn_range {
 	uint64_t lo, hi;
 	Dwarf_Off die;
+	bool by_symbol;		/* named by its ELF symbol from now on */
 };
 
 struct cu_index {
@@ -124,6 +125,7 @@ index_children(struct cu_index *ci, Dwarf_Die *parent, int depth,
 				v->lo = lo;
 				v->hi = hi;
 				v->die = off;
+				v->by_symbol = false;
 			}
 			break;
 		case DW_TAG_namespace:
@@ -192,9 +194,9 @@ cu_index(struct dwlines *d, Dwarf_Die *cudie)
 	return ci;
 }
 
-/* The subprogram of CI whose range holds ADDR, into *FN; false if
- * none. */
-static bool
+/* The range of CI's subprogram that holds ADDR, with its DIE into *FN;
+ * NULL if none. */
+static struct fn_range *
 cu_function(struct dwlines *d, const struct cu_index *ci, uint64_t addr,
 	    Dwarf_Die *fn)
 {
@@ -208,8 +210,10 @@ cu_function(struct dwlines *d, const struct cu_index *ci, uint64_t addr,
 		else
 			hi = mid;
 	}
-	return lo > 0 && addr < ci->v[lo - 1].hi &&
-	       dwarf_offdie(d->dw, ci->v[lo - 1].die, fn) != NULL;
+	if (lo > 0 && addr < ci->v[lo - 1].hi &&
+	    dwarf_offdie(d->dw, ci->v[lo - 1].die, fn) != NULL)
+		return &ci->v[lo - 1];
+	return NULL;
 }
 
 /* The search, in the function holding an address, for the scopes that
@@ -270,14 +274,45 @@ walk_children(struct walk *w, Dwarf_Die *parent, int depth)
 	return false;
 }
 
+/* True for the languages whose DW_AT_name binutils takes for a linkage
+ * name (its dwarf2.c non_mangled()): C, Ada, COBOL, Fortran 77, Pascal,
+ * PL/I, UPC and MIPS assembler. */
+static bool
+plain_names(int lang)
+{
+	switch (lang) {
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_Ada83:
+	case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77:
+	case DW_LANG_Pascal83:
+	case DW_LANG_C99:
+	case DW_LANG_Ada95:
+	case DW_LANG_PLI:
+	case DW_LANG_UPC:
+	case DW_LANG_C11:
+	case DW_LANG_Mips_Assembler:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /*
- * The name of function FN as addr2line gives it to perf: its linkage
- * name (demangled as perf demangles) if it has one, else its name,
- * following the abstract origin (a clone's DIE has neither of its own).
- * NULL if it has none, or (with *NOMEM set) when out of memory.
+ * The name addr2line (binutils) gives perf for FN, a function or a
+ * function inlined, following its abstract origin and specification:
+ * its linkage name, demangled as perf demangles it; else its DW_AT_name,
+ * but for a function with nothing inlined at the address (ALONE) only in
+ * a language LANG with plain names (else binutils takes the ELF
+ * symbol's name: NULL).  (With functions inlined there, binutils names
+ * their caller from the DWARF alone.)  NULL also when out of memory,
+ * with *NOMEM set.
  */
 static const char *
-dwarf_name(struct dwlines *d, Dwarf_Die *fn, bool *nomem)
+dwarf_name(struct dwlines *d, Dwarf_Die *fn, bool alone, int lang,
+	   bool *nomem)
 {
 	Dwarf_Attribute a;
 	const char *ln;
@@ -289,7 +324,7 @@ dwarf_name(struct dwlines *d, Dwarf_Die *fn, bool *nomem)
 		ln = dwarf_formstring(dwarf_attr_integrate(
 			fn, DW_AT_MIPS_linkage_name, &a));
 	if (ln == NULL)
-		return dwarf_diename(fn);
+		return alone && !plain_names(lang) ? NULL : dwarf_diename(fn);
 	dm = demangle_name(ln);
 	if (dm == NULL)
 		return ln;
@@ -321,11 +356,13 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	const char *file = NULL, *own = NULL;
 	bool nomem = false;
 	uint32_t lineno = 0;
-	int i, n = 0;
+	struct fn_range *r;
+	int i, n = 0, lang;
 
 	*out = NULL;
 	if (dwarf_addrdie(d->dw, addr, &cu) == NULL)
 		return 0;
+	lang = dwarf_srclang(&cu);
 	line = dwarf_getsrc_die(&cu, addr);
 	if (line != NULL) {
 		int l = 0;
@@ -340,11 +377,20 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	w.addr = addr;
 	w.n = 0;
 	w.budget = 1UL << 20;
-	if (cu_function(d, ci, addr, &fn)) {
+	if ((r = cu_function(d, ci, addr, &fn)) != NULL) {
 		(void)walk_children(&w, &fn, 1);
-		own = dwarf_name(d, &fn, &nomem);
+		/* Once binutils has named a function by its ELF symbol (at
+		 * an address with nothing inlined), its addr2line process,
+		 * which perf keeps for the file, names it so as the caller
+		 * of inlined functions too: the order of the lookups
+		 * counts, and perf's is ours (each address once, in the
+		 * order of the samples). */
+		if (!r->by_symbol)
+			own = dwarf_name(d, &fn, w.n == 0, lang, &nomem);
 		if (nomem)
 			return -1;
+		if (own == NULL && w.n == 0)
+			r->by_symbol = true;
 		if (own != NULL && strcmp(own, symbol) == 0)
 			own = NULL;
 	}
@@ -355,7 +401,9 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 		Dwarf_Attribute a;
 		Dwarf_Word u;
 
-		f[n].function = dwarf_diename(sc);
+		f[n].function = dwarf_name(d, sc, false, lang, &nomem);
+		if (nomem)
+			return -1;
 		f[n].file = file;
 		f[n].line = lineno;
 		f[n].dwarf_function = NULL;
