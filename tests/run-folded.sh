@@ -82,6 +82,39 @@ check_exit 0 "$PERF2GPERF" -q noretd.data noretd.folded
 from_main noretd.folded > noretd.out
 compare_text noretd.exp noretd.out "perf2gperf noretd.data (from main on)"
 
+# Frames unwound with DWARF are named as perf names them there: by the
+# functions' DWARF names (addr2line's, which perf reads for inlined
+# frames): testdata/progs/cprop.c's clone work.constprop.0 is "work", and
+# libc's __libc_start_main@@GLIBC_2.34 "__libc_start_main_impl" (when
+# its debug info is installed); in C++ (cpropxx.cc) the linkage names,
+# demangled (ns::step), an anonymous namespace's function (no linkage
+# name) by its ELF symbol alone and by its DWARF name when a function is
+# inlined there.  Frame-pointer callchains keep the ELF symbols' names
+# (checked above).  The whole stacks are compared.
+# dwarf_case PROG SUFFIX COMPILER: build testdata/progs/PROG.SUFFIX,
+# record it, compare
+dwarf_case() {
+	$3 -O2 -g -fno-omit-frame-pointer -o $1 "$(testfile progs/$1.$2)" \
+		2> cc.log || {
+		cat cc.log >&2
+		skip "cannot build $1"
+	}
+	perf record -q -e cpu-clock -F 499 --call-graph dwarf -o $1.data \
+		-- ./$1 60000000 > $1.rec.log 2>&1 ||
+		hard_error "perf record --call-graph dwarf of $1 failed"
+	names_oracle $1.data > $1.exp
+	check_exit 0 "$PERF2GPERF" -q $1.data $1.folded
+	compare_text $1.exp $1.folded "perf2gperf $1.data $1.folded"
+}
+dwarf_case cprop c "${CC:-gcc}"
+grep -q ';main;work' cprop.exp ||
+	hard_error "perf does not name cprop's clone of work by its DWARF name"
+if command -v "${CXX:-g++}" > /dev/null 2>&1; then
+	dwarf_case cpropxx cc "${CXX:-g++}"
+	grep -q ';ns::work;ns::step ' cpropxx.exp ||
+		hard_error "perf does not name cpropxx's inlined ns::step"
+fi
+
 # JIT code: the perf map is the program's to write and ours to remove
 [ "$(uname -m)" = x86_64 ] || exit 0
 ${CC:-gcc} -O2 -fno-omit-frame-pointer -o jitprog \

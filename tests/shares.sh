@@ -6,16 +6,26 @@
 # with a frame anywhere in it (each sample once), as
 # `perf report --children --sort dso` does.  Kernel images are named
 # [kernel.kallsyms] (perf's name); frames in no mapping are [unknown].
+# The same per function ("_sym"): a frame's function is its symbol's (for
+# pprof, a location's last, outermost line), functions perf leaves
+# unnamed (an address in perf report) left out.
 # Sourced by tests after test-subr.sh and stacks.sh (go_raw_awk).
 
-# shares_perf PERFDATA: perf report's shares
+# shares_perf PERFDATA [KEY]: perf report's shares, by dso or (KEY sym)
+# by function
 shares_perf() {
-	perf report -i "$1" --children --sort dso --stdio -g none 2> /dev/null |
+	perf report -i "$1" --children --sort "${2:-dso}" --stdio -g none \
+		2> /dev/null |
 	awk '/^#/ || NF < 3 { next }
 		$1 ~ /%$/ && $2 ~ /%$/ {
 			c = $1; s = $2
 			sub(/%$/, "", c); sub(/%$/, "", s)
-			printf "%s\t%.2f\t%.2f\n", $3, s, c
+			n = $0
+			sub(/^ *[^ ]+ +[^ ]+ +/, "", n)
+			sub(/^\[[.k]\] /, "", n)
+			sub(/ +$/, "", n)
+			if (n !~ /^(0x)?[0-9a-f]+$/)
+				printf "%s\t%.2f\t%.2f\n", n, s, c
 		}' | LC_ALL=C sort
 }
 
@@ -23,15 +33,36 @@ shares_perf() {
 # location's binary is its mapping's file (basename); the mapping pprof
 # makes for locations it finds in no mapping has no file: [unknown].
 shares_go_raw() {
-	awk "$go_raw_awk"'
+	_shares_go_raw "" ${1+"$1"}
+}
+
+# shares_go_raw_sym [FILE]: the same by function; locations without one
+# are left out
+shares_go_raw_sym() {
+	_shares_go_raw sym ${1+"$1"}
+}
+
+_shares_go_raw() {
+	_sg_key=$1
+	shift
+	awk -v key="$_sg_key" "$go_raw_awk"'
 		sect == "l" && /^ *[0-9]+: 0x/ {
 			id = $1
 			sub(/:$/, "", id)
 			for (i = 3; i <= NF; i++)
 				if ($i ~ /^M=/)
 					lm[id] = substr($i, 3)
+		}
+		# a line: "NAME FILE:LINE s=START", the last one the
+		# outermost function
+		sect == "l" && / s=[0-9]+/ {
+			f = $0
+			sub(/^ *([0-9]+: 0x[0-9a-f]+ )?(M=[0-9]+ )?(\[F\] )?/, "", f)
+			sub(/ [^ ]*:[0-9]+ s=[0-9]+.*$/, "", f)
+			lf[id] = f
 			next
 		}
+		sect == "l" { next }
 		sect == "m" && /^[0-9]+: 0x/ {
 			id = $1
 			sub(/:$/, "", id)
@@ -50,6 +81,10 @@ shares_go_raw() {
 				for (j = 1; j <= n; j++) {
 					m = l[j] in lm ? lm[l[j]] : ""
 					f = m in mf ? mf[m] : "[unknown]"
+					if (key == "sym")
+						f = l[j] in lf ? lf[l[j]] : ""
+					if (f == "")
+						continue
 					if (j == 1)
 						self[f] += cnt[i]
 					if (!(f in seen)) {

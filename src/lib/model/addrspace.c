@@ -34,6 +34,8 @@ struct space {
 	uint32_t owner;		/* of the nodes it may change */
 	uint32_t sort_mark;	/* addrspace_walk_space()'s order */
 	bool used;		/* samples refer to it: copy on change */
+	char comm[32];		/* the process's name while the space was
+				   its own (the last one then) */
 };
 
 /* What addrspace_walk_space() lists, with its place in the order. */
@@ -455,6 +457,7 @@ new_space(struct addrspace *as, int32_t pid, uint32_t from)
 	if (from != UINT32_MAX) {
 		sp->root = as->spaces[from].root;
 		sp->sort_mark = as->spaces[from].sort_mark;
+		memcpy(sp->comm, as->spaces[from].comm, sizeof(sp->comm));
 	}
 	return (uint32_t)as->nspaces++;
 }
@@ -718,6 +721,7 @@ addrspace_comm(struct addrspace *as, int32_t pid, int32_t tid,
 		memcpy(p->comm, t->comm, len + 1);
 	if (exec && space_to_change(as, p, true) == NULL)
 		return -1;
+	memcpy(as->spaces[p->space].comm, p->comm, sizeof(p->comm));
 	return 0;
 }
 
@@ -756,6 +760,7 @@ addrspace_fork(struct addrspace *as, int32_t pid, int32_t ppid,
 	if (sid == UINT32_MAX || space_share(as, &as->spaces[psid]) < 0)
 		return -1;
 	addrspace_find(as, pid)->space = sid;
+	memcpy(as->spaces[sid].comm, comm, sizeof(comm));
 	return 0;
 }
 
@@ -770,6 +775,12 @@ addrspace_comm_of(const struct addrspace *as, int32_t pid, int32_t tid)
 		return t->comm;
 	p = addrspace_find(as, pid);
 	return p ? p->comm : "";
+}
+
+const char *
+addrspace_space_comm(const struct addrspace *as, uint32_t sid)
+{
+	return as->spaces[sid].comm;
 }
 
 const struct mapping *

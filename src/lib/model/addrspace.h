@@ -81,6 +81,11 @@ int addrspace_fork(struct addrspace *as, int32_t pid, int32_t ppid,
 const char *addrspace_comm_of(const struct addrspace *as, int32_t pid,
 			      int32_t tid);
 
+/* The command name of process PID while space SID was its own (an
+ * exec gives a process a new space and name): the last it had then, or
+ * "".  perf names a sample by the name at the time. */
+const char *addrspace_space_comm(const struct addrspace *as, uint32_t sid);
+
 /* The processes with samples, the most first (then by pid), in an array
  * the caller frees, of *N entries; NULL when out of memory. */
 struct process **addrspace_by_samples(const struct addrspace *as, size_t *n);

@@ -320,9 +320,15 @@ name_location(struct build *b, struct ss_location *l)
 		return -1;
 	l->line = (uint32_t)ss->nlines;
 	for (i = 0; i < nf; i++) {
-		if (fr[i].function == NULL)
+		/* perf names the frames it unwinds with DWARF by the
+		 * functions' DWARF names */
+		const char *name = l->unwound && fr[i].dwarf_function != NULL
+					   ? fr[i].dwarf_function
+					   : fr[i].function;
+
+		if (name == NULL)
 			continue;
-		if (function(b, fr[i].function, fr[i].file, &f) < 0 ||
+		if (function(b, name, fr[i].file, &f) < 0 ||
 		    grow(&ss->lines, &b->cap_lines, ss->nlines + 1,
 			 sizeof(*ss->lines)) < 0)
 			return -1;
@@ -419,12 +425,18 @@ symstacks_build(const struct symstacks_in *in, struct stack_entry **e,
 		int32_t pid = addrspace_space_pid(in->as, sid);
 		int32_t tid = aggregate_by_thread(in->ag)
 				      ? aggregate_tid(in->ag, e[i]->ctx) : -1;
+		const char *sc;
 
 		s->off = ss->npool;
 		s->n = e[i]->n;
 		s->pid = real_id(in, pid);
 		s->tid = real_id(in, tid);
 		s->comm = addrspace_comm_of(in->as, pid, tid >= 0 ? tid : pid);
+		/* a space the process left by exec had its name then */
+		sc = addrspace_space_comm(in->as, sid);
+		if (sc[0] != '\0' &&
+		    strcmp(sc, addrspace_comm_of(in->as, pid, pid)) != 0)
+			s->comm = sc;
 		s->count = e[i]->count;
 		s->period = stacktab_period(in->tab, e[i]);
 		user = false;

@@ -56,7 +56,9 @@ struct ss_location {
 	uint64_t addr;
 	uint32_t map;
 	uint32_t line, nlines;
-	bool unwound;		/* a user frame of a DWARF-unwound stack */
+	bool unwound;		/* a user frame of a DWARF-unwound stack
+				   (named by its functions' DWARF names,
+				   as perf names it) */
 };
 
 /* A stack: pool[off..off + n) are its locations, leaf first. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "dwlines.h"
 
 /* More inlining than any compiler does: a deeper chain is cut. */
@@ -19,6 +20,7 @@
 struct fn_range {
 	uint64_t lo, hi;
 	Dwarf_Off die;
+	bool by_symbol;		/* named by its ELF symbol from now on */
 };
 
 struct cu_index {
@@ -31,6 +33,8 @@ struct dwlines {
 	Dwarf *dw;
 	struct cu_index *cus;	/* sorted by cu */
 	size_t ncus, cap;
+	char **names;		/* demangled names given out */
+	size_t nnames, cap_names;
 };
 
 struct dwlines *
@@ -60,6 +64,9 @@ dwlines_free(struct dwlines *d)
 	for (i = 0; i < d->ncus; i++)
 		free(d->cus[i].v);
 	free(d->cus);
+	for (i = 0; i < d->nnames; i++)
+		free(d->names[i]);
+	free(d->names);
 	dwarf_end(d->dw);
 	free(d);
 }
@@ -118,6 +125,7 @@ index_children(struct cu_index *ci, Dwarf_Die *parent, int depth,
 				v->lo = lo;
 				v->hi = hi;
 				v->die = off;
+				v->by_symbol = false;
 			}
 			break;
 		case DW_TAG_namespace:
@@ -186,9 +194,9 @@ cu_index(struct dwlines *d, Dwarf_Die *cudie)
 	return ci;
 }
 
-/* The subprogram of CI whose range holds ADDR, into *FN; false if
- * none. */
-static bool
+/* The range of CI's subprogram that holds ADDR, with its DIE into *FN;
+ * NULL if none. */
+static struct fn_range *
 cu_function(struct dwlines *d, const struct cu_index *ci, uint64_t addr,
 	    Dwarf_Die *fn)
 {
@@ -202,8 +210,10 @@ cu_function(struct dwlines *d, const struct cu_index *ci, uint64_t addr,
 		else
 			hi = mid;
 	}
-	return lo > 0 && addr < ci->v[lo - 1].hi &&
-	       dwarf_offdie(d->dw, ci->v[lo - 1].die, fn) != NULL;
+	if (lo > 0 && addr < ci->v[lo - 1].hi &&
+	    dwarf_offdie(d->dw, ci->v[lo - 1].die, fn) != NULL)
+		return &ci->v[lo - 1];
+	return NULL;
 }
 
 /* The search, in the function holding an address, for the scopes that
@@ -264,6 +274,76 @@ walk_children(struct walk *w, Dwarf_Die *parent, int depth)
 	return false;
 }
 
+/* True for the languages whose DW_AT_name binutils takes for a linkage
+ * name (its dwarf2.c non_mangled()): C, Ada, COBOL, Fortran 77, Pascal,
+ * PL/I, UPC and MIPS assembler. */
+static bool
+plain_names(int lang)
+{
+	switch (lang) {
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_Ada83:
+	case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77:
+	case DW_LANG_Pascal83:
+	case DW_LANG_C99:
+	case DW_LANG_Ada95:
+	case DW_LANG_PLI:
+	case DW_LANG_UPC:
+	case DW_LANG_C11:
+	case DW_LANG_Mips_Assembler:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The name addr2line (binutils) gives perf for FN, a function or a
+ * function inlined, following its abstract origin and specification:
+ * its linkage name, demangled as perf demangles it; else its DW_AT_name,
+ * but for a function with nothing inlined at the address (ALONE) only in
+ * a language LANG with plain names (else binutils takes the ELF
+ * symbol's name: NULL).  (With functions inlined there, binutils names
+ * their caller from the DWARF alone.)  NULL also when out of memory,
+ * with *NOMEM set.
+ */
+static const char *
+dwarf_name(struct dwlines *d, Dwarf_Die *fn, bool alone, int lang,
+	   bool *nomem)
+{
+	Dwarf_Attribute a;
+	const char *ln;
+	char *dm, **v;
+
+	ln = dwarf_formstring(dwarf_attr_integrate(fn, DW_AT_linkage_name,
+						   &a));
+	if (ln == NULL)
+		ln = dwarf_formstring(dwarf_attr_integrate(
+			fn, DW_AT_MIPS_linkage_name, &a));
+	if (ln == NULL)
+		return alone && !plain_names(lang) ? NULL : dwarf_diename(fn);
+	dm = demangle_name(ln);
+	if (dm == NULL)
+		return ln;
+	if (d->nnames == d->cap_names) {
+		size_t cap = d->cap_names ? d->cap_names * 2 : 16;
+
+		v = realloc(d->names, cap * sizeof(*v));
+		if (v == NULL) {
+			free(dm);
+			*nomem = true;
+			return NULL;
+		}
+		d->names = v;
+		d->cap_names = cap;
+	}
+	d->names[d->nnames++] = dm;
+	return dm;
+}
+
 int
 dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	       void *ctx, dwlines_alloc_fn alloc, struct sym_frame **out)
@@ -273,13 +353,16 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	Dwarf_Die cu, fn;
 	Dwarf_Line *line;
 	struct sym_frame f[DWLINES_MAX_DEPTH + 1], *v;
-	const char *file = NULL;
+	const char *file = NULL, *own = NULL;
+	bool nomem = false;
 	uint32_t lineno = 0;
-	int i, n = 0;
+	struct fn_range *r;
+	int i, n = 0, lang;
 
 	*out = NULL;
 	if (dwarf_addrdie(d->dw, addr, &cu) == NULL)
 		return 0;
+	lang = dwarf_srclang(&cu);
 	line = dwarf_getsrc_die(&cu, addr);
 	if (line != NULL) {
 		int l = 0;
@@ -294,8 +377,23 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	w.addr = addr;
 	w.n = 0;
 	w.budget = 1UL << 20;
-	if (cu_function(d, ci, addr, &fn))
+	if ((r = cu_function(d, ci, addr, &fn)) != NULL) {
 		(void)walk_children(&w, &fn, 1);
+		/* Once binutils has named a function by its ELF symbol (at
+		 * an address with nothing inlined), its addr2line process,
+		 * which perf keeps for the file, names it so as the caller
+		 * of inlined functions too: the order of the lookups
+		 * counts, and perf's is ours (each address once, in the
+		 * order of the samples). */
+		if (!r->by_symbol)
+			own = dwarf_name(d, &fn, w.n == 0, lang, &nomem);
+		if (nomem)
+			return -1;
+		if (own == NULL && w.n == 0)
+			r->by_symbol = true;
+		if (own != NULL && strcmp(own, symbol) == 0)
+			own = NULL;
+	}
 	/* innermost first: each inlined function at the place in it, its
 	 * caller at the call site */
 	for (i = w.n - 1; i >= 0; i--) {
@@ -303,9 +401,12 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 		Dwarf_Attribute a;
 		Dwarf_Word u;
 
-		f[n].function = dwarf_diename(sc);
+		f[n].function = dwarf_name(d, sc, false, lang, &nomem);
+		if (nomem)
+			return -1;
 		f[n].file = file;
 		f[n].line = lineno;
+		f[n].dwarf_function = NULL;
 		n++;
 		file = NULL;
 		lineno = 0;
@@ -319,6 +420,7 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	f[n].function = symbol;
 	f[n].file = file;
 	f[n].line = lineno;
+	f[n].dwarf_function = own;
 	n++;
 	v = alloc(ctx, (size_t)n);
 	if (v == NULL)

@@ -31,7 +31,8 @@ typedef struct sym_frame *(*dwlines_alloc_fn)(void *ctx, size_t n);
 /*
  * The frames at ADDR (an address of the ELF file) into *OUT, allocated
  * with ALLOC(CTX, n): the inlined functions innermost first, then the
- * function named SYMBOL (the ELF symbol holding ADDR).  The number of
+ * function named SYMBOL (the ELF symbol holding ADDR), with its own
+ * name in DWARF where that differs (sym_frame).  The number of
  * frames, 0 if the DWARF does not cover ADDR, -1 when out of memory.
  * The strings live as long as D.
  */

@@ -787,6 +787,7 @@ symbols_lookup(struct symbols *s, const struct sym_dso *dso, uint64_t addr,
 		v->function = name;
 		v->file = NULL;
 		v->line = 0;
+		v->dwarf_function = NULL;
 		n = 1;
 	}
 	if (s->nentries >= HASHTAB_NONE - 1)

@@ -34,6 +34,12 @@ struct sym_frame {
 	const char *function;	/* NULL: not known */
 	const char *file;	/* source file, or NULL */
 	uint32_t line;		/* 0: not known */
+	/* Of the last frame (the symbol's function): the function's name
+	 * as addr2line gives it to perf, from DWARF (doc/symbols.md),
+	 * where that differs from the symbol's, as for a clone
+	 * "work.constprop.0"; NULL if the same or not known.  perf names
+	 * the frames of DWARF-unwound callchains so. */
+	const char *dwarf_function;
 };
 
 struct sym_opts {
