@@ -888,6 +888,9 @@ layout_build(struct addrspace *as, const struct aggregate *ag,
 				if (p == NULL || add_segment(p, m) < 0)
 					goto nomem;
 			}
+			/* New places may have moved the array: the place
+			 * of the frame before is looked up again. */
+			last_m = NULL;
 		}
 		for (k = 0; k < e[i]->n; k++) {
 			const struct mapping *m;
