@@ -74,11 +74,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		op.json = false;
 		op.report.tap = true;
 		(void)check_file(path, &op, false);
-		(void)do_compare(path, path, modes[m], -1, false, &op.report);
-		(void)do_compare(path, ref, modes[m], -1, false, &op.report);
-		(void)do_compare(ref, path, modes[m], 25, false, &op.report);
-		(void)do_compare(path, ref, modes[m], 0, true, &op.report);
-		(void)do_compare(ref, path, modes[m], 25, true, &op.report);
+		(void)do_compare(path, path, modes[m], -1, false, NULL, 0,
+				 &op.report);
+		(void)do_compare(path, ref, modes[m], -1, false, NULL, 0,
+				 &op.report);
+		(void)do_compare(ref, path, modes[m], 25, false, NULL, 0,
+				 &op.report);
+		(void)do_compare(path, ref, modes[m], 0, true, NULL, 0,
+				 &op.report);
+		(void)do_compare(ref, path, modes[m], 25, true, NULL, 0,
+				 &op.report);
 	}
 	fflush(stdout);
 	return 0;
