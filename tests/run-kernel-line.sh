@@ -32,6 +32,14 @@
 #     that perf report --children --sort dso gives (checked against perf
 #     when installed, pinned from it otherwise); the same profile without
 #     the guard lines is the control.
+#  5. regress/kernel-module.perf.data maps a kernel module, "[p2gmod]",
+#     at 0xffffffffc0000000 (a pid -1 MMAP, as perf writes modules), and
+#     has frames in it: perf2gperf writes a line for it, offset 0, after
+#     the kernel's; gperfcheck finds every frame in a mapping, and Go
+#     pprof gives the module and the kernel's text each the shares that
+#     perf report --children --sort dso gives (checked against perf when
+#     installed, pinned from it otherwise); the profile without the
+#     module's line is the control.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 . "$top_srcdir/tests/stacks.sh"
 . "$top_srcdir/tests/shares.sh"
@@ -153,6 +161,32 @@ else
 	echo "note: no google-pprof, or hot.c does not build: its reading not checked"
 fi
 
+# shares_check NAME PATTERN WHAT SAYS: the shares of $data are NAME.exp
+# as perf report gives them (when installed) and as Go pprof reads
+# NAME.prof (when installed); Go pprof gives other shares without the
+# lines matching PATTERN (WHAT), the control
+shares_check() {
+	if command -v perf > /dev/null 2>&1; then
+		shares_perf "$data" > $1.perf
+		compare_text $1.exp $1.perf "perf report's shares of $data"
+	fi
+	command -v go > /dev/null 2>&1 || return 0
+	go_env
+	grep -av "$2" $1.prof > no$1.prof
+	for p in "$1" "no$1"; do
+		go tool pprof -raw -symbolize=none $p.prof > $p.raw 2> $p.err || {
+			cat $p.err >&2
+			fail "go tool pprof cannot read $p.prof"
+		}
+		shares_go_raw $p.raw > $p.shares
+	done
+	compare_text $1.exp $1.shares "Go pprof's shares of $1.prof, with $3"
+	if cmp -s $1.exp no$1.shares; then
+		fail "control: Go pprof gives the same shares without $3; the test proves nothing"
+	fi
+	echo "Go pprof: $4"
+}
+
 # 4. guard lines
 data=$(testfile regress/unmapped-below-offset.perf.data)
 check_exit 0 "$PERF2GPERF" -q "$data" below.prof
@@ -171,25 +205,36 @@ cat > below.exp <<EOT
 hot${TAB}100.00${TAB}100.00
 libc.so.6${TAB}0.00${TAB}66.67
 EOT
-if command -v perf > /dev/null 2>&1; then
-	shares_perf "$data" | sort > below.perf
-	compare_text below.exp below.perf "perf report's shares of unmapped-below-offset"
+shares_check below '\[unknown\]$' "the guard lines" \
+	"frames in no mapping below a mapping with an offset stay unknown"
+
+# 5. a kernel module
+data=$(testfile regress/kernel-module.perf.data)
+check_exit 0 "$PERF2GPERF" -q "$data" mod.prof
+check_exit 0 "$GPERFCHECK" --dump mod.prof
+grep '^map ffffffff' out > modmaps.txt
+cat > modmaps.exp <<'EOT'
+map ffffffff81000000-ffffffff8220bb08 r-xp /usr/lib/debug/boot/vmlinux-6.18.44-fc-v669 (@0) 4a5a9b0affb66c437abcd455d2738af879985fa9
+map ffffffff81000000-ffffffff8220bb08 r-xp 00000000 00:00 0 /usr/lib/debug/boot/vmlinux-6.18.44-fc-v669
+map ffffffffc0000000-ffffffffc0010000 r-xp 00000000 00:00 0 [p2gmod]
+EOT
+compare_text modmaps.exp modmaps.txt "the kernel's and the module's lines"
+check_exit 0 "$GPERFCHECK" mod.prof
+if grep -q "no executable mapping" err; then
+	cat err >&2
+	fail "gperfcheck: frames of kernel-module's profile in no mapping"
 fi
-if command -v go > /dev/null 2>&1; then
-	go_env
-	grep -av '\[unknown\]$' below.prof > noguard.prof
-	for p in below noguard; do
-		go tool pprof -raw -symbolize=none $p.prof > $p.raw 2> $p.err || {
-			cat $p.err >&2
-			fail "go tool pprof cannot read $p.prof"
-		}
-		shares_go_raw $p.raw > $p.shares
-	done
-	compare_text below.exp below.shares "Go pprof's shares of the profile with guard lines"
-	if cmp -s below.exp noguard.shares; then
-		fail "control: Go pprof gives the same shares without the guard lines; the test proves nothing"
-	fi
-	echo "Go pprof: frames in no mapping below a mapping with an offset stay unknown"
-fi
+# perf report --children --sort dso on the file, by its design: the
+# program in every sample (the leaf of the first), libc in the first
+# two, the kernel's text and the module in the second and third (the
+# leaf of one each)
+cat > mod.exp <<EOT
+[kernel.kallsyms]${TAB}33.33${TAB}66.67
+[p2gmod]${TAB}33.33${TAB}66.67
+hot${TAB}33.33${TAB}100.00
+libc.so.6${TAB}0.00${TAB}66.67
+EOT
+shares_check mod ' \[p2gmod\]$' "the module's line" \
+	"the module's frames are the module's"
 
 exit 0

@@ -6,7 +6,7 @@
 #   perl testdata/regress/mkregress.pl testdata/hot.perf.data testdata/regress
 # Each is the header and attrs of hot.perf.data, its first records up to
 # and including the third sample, then its feature sections, with one
-# defect (see testdata/README).
+# defect or feature (see testdata/README).
 use strict;
 use warnings;
 
@@ -145,4 +145,42 @@ write_file('sample-callchain-nr.perf.data', $bad, %sect);
 	substr($o, $sample_at[2] + length($ins) + 8 + 40 + 24, 8) =
 	    pack('Q<', 0x7ffae7d2024a);
 	write_file('mmap-overlap.perf.data', $o, %sect);
+}
+
+# a kernel module: a pid -1 MMAP of "[p2gmod]" at 0xffffffffc0000000
+# (pgoff 0, as perf writes modules), after the kernel's; the second
+# sample becomes kernel text called from the module called from the
+# program called from libc, the third the module called from kernel text
+# called from the program.  Callchains: nr, the kernel context marker,
+# kernel frames, the user context marker, user frames.
+{
+	no warnings 'portable';
+	my $m = $data;
+	my $kern = 0xffffffffffffff80;
+	my $user = 0xfffffffffffffe00;
+	my ($kt, $mod) = (0xffffffff8161dc84, 0xffffffffc0000123);
+	my @chains = ([$kern, $kt, $mod, $user, 0x401192, 0x7ffae7c5724a],
+		      [$kern, $mod, $kt, $user, 0x401192]);
+	for my $i (2, 1) {
+		my $at = $sample_at[$i];
+		my $size = unpack('S<', substr($m, $at + 6, 2));
+		my $c = $chains[$i - 1];
+		# ip, pid/tid, time and period as they were, the ip the leaf
+		my $fields = pack('Q<', $c->[1]) .
+			     substr($m, $at + 16, 24);
+		my $rec = $fields . pack('Q<*', scalar(@$c), @$c);
+		substr($m, $at, $size) =
+		    pack('L<S<S<', 9, 1, 8 + length($rec)) . $rec;
+	}
+	# the kernel's MMAP is the second record: the module's goes after
+	# it, with its sample_id trailer
+	my $koff = unpack('S<', substr($m, 6, 2));
+	my ($ktype, $kmisc, $ksize) = unpack('L<S<S<', substr($m, $koff, 8));
+	die "no kernel MMAP second\n" unless $ktype == 1;
+	my $trailer = substr($m, $koff + $ksize - 16, 16);
+	my $body = pack('l<l<Q<Q<Q<', -1, 0, 0xffffffffc0000000, 0x10000, 0) .
+		   pack('a16', '[p2gmod]') . $trailer;
+	substr($m, $koff + $ksize, 0) =
+	    pack('L<S<S<', 1, $kmisc, 8 + length($body)) . $body;
+	write_file('kernel-module.perf.data', $m, %sect);
 }

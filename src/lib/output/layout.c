@@ -52,6 +52,11 @@ struct lay {
 	uint64_t *unmapped;		/* user frames in no mapping, as
 					   pprof looks them up (guards.h) */
 	size_t nunmapped, cap_unmapped;
+	uint32_t ksid;			/* the kernel's space (pid -1), */
+	bool have_ksid;			/* if the file has one */
+	bool *module;			/* mapping index -> a module (a
+					   mapping of pid -1) with frames */
+	size_t nmodules;
 };
 
 /* Anonymous memory, JIT code and the kernel's special mappings: these
@@ -252,6 +257,29 @@ resolve(struct lay *l, uint32_t sid, uint64_t addr)
 	return resolve_slow(l, sid, addr);
 }
 
+/* Note the kernel module (a mapping of pid -1 other than the kernel's
+ * text, which the kernel's line covers) that holds kernel frame ADDR, if
+ * any, as one with frames: it gets a line of its own. */
+static void
+note_module(struct lay *l, uint64_t addr)
+{
+	const struct mapping *km = addrspace_kernel(l->as);
+	const struct mapping *m;
+	size_t mi;
+
+	if (!l->have_ksid ||
+	    (km != NULL && addr >= km->start && addr < km->end))
+		return;
+	m = resolve(l, l->ksid, addr);
+	if (m == NULL)
+		return;
+	mi = (size_t)(m - addrspace_map(l->as, 0));
+	if (!l->module[mi]) {
+		l->module[mi] = true;
+		l->nmodules++;
+	}
+}
+
 /* ---- choosing the bases ------------------------------------------------ */
 
 struct range {
@@ -417,7 +445,7 @@ assign_bases(struct lay *l, struct layout_stats *st, struct p2g_error *err)
 	used.n = 0;
 	used.root = NIL;
 	used.state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)&used;
-	nranges = nsegs_total(l) + l->nplaces + 2;
+	nranges = nsegs_total(l) + l->nplaces + l->nmodules + 2;
 	used.v = nranges < UINT32_MAX ? malloc(nranges * sizeof(*used.v))
 				      : NULL;
 	if (order == NULL || used.v == NULL) {
@@ -427,6 +455,10 @@ assign_bases(struct lay *l, struct layout_stats *st, struct p2g_error *err)
 	if (addrspace_kernel(l->as) != NULL)
 		ranges_take(&used, addrspace_kernel(l->as)->start,
 			    addrspace_kernel(l->as)->end);
+	for (i = 0; i < addrspace_nmaps(l->as) && l->nmodules > 0; i++)
+		if (l->module[i])
+			ranges_take(&used, addrspace_map(l->as, i)->start,
+				    addrspace_map(l->as, i)->end);
 	for (i = 0; i < l->nplaces; i++)
 		order[n++] = &l->places[i];
 	qsort(order, n, sizeof(*order), cmp_place_samples);
@@ -676,6 +708,52 @@ guard_lines(struct lay *l, struct guard_range *lines, size_t nlines,
 }
 
 static int
+cmp_map_start(const void *a, const void *b)
+{
+	const struct mapping *x = *(const struct mapping *const *)a;
+	const struct mapping *y = *(const struct mapping *const *)b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * A line per kernel module with frames, by address, each as perf names
+ * it ("[e1000]", or the .ko's path) and with offset 0, as the kernel's
+ * own line (see maps_text()): Go pprof widens no line of offset 0, and
+ * treats a name in brackets as one it cannot symbolize; google-pprof
+ * reads no line without a library's name.
+ */
+static int
+module_lines(struct lay *l, struct guard_range *lines, size_t *nlines,
+	     struct text *text)
+{
+	const struct mapping **mods;
+	size_t i, n = 0;
+	int ret = 0;
+
+	if (l->nmodules == 0)
+		return 0;
+	mods = malloc(l->nmodules * sizeof(*mods));
+	if (mods == NULL)
+		return -1;
+	for (i = 0; i < addrspace_nmaps(l->as); i++)
+		if (l->module[i])
+			mods[n++] = addrspace_map(l->as, i);
+	qsort(mods, n, sizeof(*mods), cmp_map_start);
+	for (i = 0; i < n && ret == 0; i++) {
+		uint8_t bsize;
+		const uint8_t *bid;
+
+		build_id_of(l, mods[i], &bsize, &bid);
+		ret = append_mapping(text, mods[i]->start, mods[i]->end, 0,
+				     mods[i], mods[i]->path, bsize, bid);
+		line_add(lines, nlines, mods[i]->start, mods[i]->end, 0);
+	}
+	free(mods);
+	return ret;
+}
+
+static int
 maps_text(struct lay *l, bool with_kernel, struct profile *out)
 {
 	struct place **order;
@@ -685,7 +763,7 @@ maps_text(struct lay *l, bool with_kernel, struct profile *out)
 	int ret = 0;
 
 	order = malloc((l->nplaces + 1) * sizeof(*order));
-	lines = malloc((nsegs_total(l) + 1) * sizeof(*lines));
+	lines = malloc((nsegs_total(l) + l->nmodules + 1) * sizeof(*lines));
 	if (order == NULL || lines == NULL) {
 		free(order);
 		free(lines);
@@ -729,6 +807,8 @@ maps_text(struct lay *l, bool with_kernel, struct profile *out)
 				     bsize, bid);
 		line_add(lines, &nlines, km->start, km->end, 0);
 	}
+	if (ret == 0)
+		ret = module_lines(l, lines, &nlines, &text);
 	if (ret == 0)
 		ret = guard_lines(l, lines, nlines, &text);
 	out->maps = text.buf;
@@ -839,6 +919,7 @@ layout_build(struct addrspace *as, const struct aggregate *ag,
 	     struct layout_stats *st, struct p2g_error *err)
 {
 	const struct kernel_text *kt = addrspace_kernel_text(as);
+	const struct process *kproc;
 	struct lay l;
 	size_t i, k;
 	bool *seen = NULL;
@@ -857,8 +938,14 @@ layout_build(struct addrspace *as, const struct aggregate *ag,
 		goto nomem;
 	l.map_place = calloc(addrspace_nmaps(as) + 1, sizeof(*l.map_place));
 	seen = calloc(addrspace_nspaces(as) + 1, sizeof(*seen));
-	if (l.map_place == NULL || seen == NULL)
+	l.module = calloc(addrspace_nmaps(as) + 1, sizeof(*l.module));
+	if (l.map_place == NULL || seen == NULL || l.module == NULL)
 		goto nomem;
+	kproc = addrspace_find(as, -1);
+	if (kproc != NULL) {
+		l.ksid = kproc->space;
+		l.have_ksid = true;
+	}
 
 	/* Every executable mapping of the spaces written, and the places
 	 * their frames fall in, with their samples. */
@@ -898,6 +985,7 @@ layout_build(struct addrspace *as, const struct aggregate *ag,
 
 			if (addrspace_text_has(kt, v[k])) {
 				st->with_kernel = true;
+				note_module(&l, v[k]);
 				continue;
 			}
 			m = resolve(&l, sid, v[k]);
@@ -1000,6 +1088,7 @@ out:
 	buildids_free(&l.bids);
 	free(l.map_place);
 	free(l.unmapped);
+	free(l.module);
 	free(seen);
 	return ret;
 }
