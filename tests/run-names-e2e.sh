@@ -86,8 +86,9 @@ shares() {
 		# one in pprof's sums: left out
 		cut -f1 $1.$_s_k.perf | uniq -d > $1.$_s_k.twice
 		for _s_s in perf go; do
-			grep -v -x -F -f $1.$_s_k.twice $1.$_s_k.$_s_s |
-				grep -v '^\[unknown\]	' > $1.$_s_k.$_s_s.cmp || :
+			awk -F "$TAB" 'NR == FNR { twice[$0] = 1; next }
+				!($1 in twice) && $1 != "[unknown]"' \
+				$1.$_s_k.twice $1.$_s_k.$_s_s > $1.$_s_k.$_s_s.cmp
 		done
 		# a name only one side has counts as 0 there
 		LC_ALL=C join -t "$TAB" -a 1 -a 2 -e 0 -o 0,1.2,1.3,2.2,2.3 \

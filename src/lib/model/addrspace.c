@@ -719,7 +719,8 @@ addrspace_comm(struct addrspace *as, int32_t pid, int32_t tid,
 	t->comm[len] = '\0';
 	if (pid == tid || p->comm[0] == '\0')
 		memcpy(p->comm, t->comm, len + 1);
-	if (exec && space_to_change(as, p, true) == NULL)
+	/* The old mappings stay until MMAPs replace them (addrspace.h) */
+	if (exec && space_to_change(as, p, false) == NULL)
 		return -1;
 	memcpy(as->spaces[p->space].comm, p->comm, sizeof(p->comm));
 	return 0;

@@ -3,7 +3,11 @@
  * Processes, threads and their address spaces, as the MMAP, MMAP2, COMM,
  * FORK and EXIT records describe them.  FORK of a new process gives it
  * its parent's mappings (perf sends no MMAP for inherited ones); COMM with
- * the exec bit starts an empty address space.  A process's address space
+ * the exec bit starts a new address space that keeps the old mappings
+ * until the new program's MMAPs replace them, as perf keeps them: a sample
+ * taken inside execve, after the exec record and before the new
+ * program's mappings, still has its user frames in the old program's
+ * libraries.  A process's address space
  * (a numbered space) changes when a mapping replaces another after a
  * sample was taken in it: the sample's space stays as it was.  Spaces
  * share the mappings they have in common, so that forks and changes take
