@@ -158,6 +158,108 @@ bases_nsegs(const struct place *places, size_t nplaces)
 	return n;
 }
 
+/* The places of ORDER[0..N) that fit at their native addresses (each
+ * segment below LIMIT and free: other mappings may sit in the gaps
+ * between them) put there, in that order (most samples first); the
+ * others marked relocated. */
+static void
+take_native(struct ranges *used, struct place **order, size_t n,
+	    uint64_t limit)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct place *p = order[i];
+		size_t k;
+		bool fits = true;
+
+		for (k = 0; k < p->nsegs && fits; k++) {
+			uint64_t lo = p->pref + p->segs[k].pgoff;
+			uint64_t hi = lo + p->segs[k].len;
+
+			fits = hi >= lo && hi <= limit &&
+			       ranges_overlapping(used, lo, hi) == NULL;
+		}
+		if (!fits) {
+			p->relocated = true;
+			continue;
+		}
+		p->base = p->pref;
+		for (k = 0; k < p->nsegs; k++) {
+			uint64_t lo = p->pref + p->segs[k].pgoff;
+
+			ranges_take(used, lo, lo + p->segs[k].len);
+		}
+	}
+}
+
+/* The places of ORDER[0..N) marked relocated moved where there is room:
+ * at the lowest step from RBASE on where each fits, below LIMIT; with
+ * none, left at their native addresses.  Counts both in *RELOCATED and
+ * *COLLISIONS. */
+static void
+take_relocated(struct ranges *used, struct place **order, size_t n,
+	       uint64_t limit, unsigned slot_bytes, size_t *relocated,
+	       size_t *collisions)
+{
+	uint64_t rbase = slot_bytes == 4 ? RELOC_BASE32 : RELOC_BASE64;
+	uint64_t rstep = slot_bytes == 4 ? RELOC_STEP32 : RELOC_STEP64;
+	uint64_t first[2] = { rbase, rbase };
+	unsigned w;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct place *p = order[i];
+		uint64_t cand, size = p->hi - p->lo;
+
+		if (!p->relocated)
+			continue;
+		/* The steps below FIRST[1] are in a range taken, where no
+		 * place of some size can start, and stay so: ranges only
+		 * grow.  (An empty place can start where a range does: the
+		 * steps below FIRST[0] are inside one.)  Moving FIRST up,
+		 * rather than searching from RBASE each time, makes
+		 * relocating many places linear, not quadratic. */
+		w = size > 0;
+		for (;;) {
+			const struct range *r =
+				ranges_overlapping(used, first[w],
+						   first[w] + w);
+
+			if (r == NULL)
+				break;
+			first[w] = (r->hi + rstep - 1) / rstep * rstep;
+			if (first[w] < r->hi)
+				first[w] = UINT64_MAX;	/* overflow */
+		}
+		cand = first[w];
+		/* Past each range in the way, to the next step. */
+		for (;;) {
+			const struct range *r = NULL;
+
+			if (cand + size < cand || cand + size > limit)
+				break;
+			r = ranges_overlapping(used, cand, cand + size);
+			if (r == NULL)
+				break;
+			cand = (r->hi + rstep - 1) / rstep * rstep;
+			if (cand < r->hi)
+				cand = UINT64_MAX;	/* overflow: no room */
+		}
+		if (cand + size < cand || cand + size > limit) {
+			/* Nowhere to go: keep its own addresses, where pprof
+			 * may take some frames for another place's. */
+			p->base = p->pref;
+			p->relocated = false;
+			(*collisions)++;
+			continue;
+		}
+		p->base = cand - p->lo;
+		ranges_take(used, cand, cand + size);
+		(*relocated)++;
+	}
+}
+
 int
 bases_assign(struct place *places, size_t nplaces,
 	     const struct mapping *kernel, unsigned slot_bytes,
@@ -167,10 +269,6 @@ bases_assign(struct place *places, size_t nplaces,
 	struct ranges used;
 	size_t i, n = 0, nranges;
 	uint64_t limit = slot_bytes == 4 ? (1ULL << 32) : UINT64_MAX;
-	uint64_t rbase = slot_bytes == 4 ? RELOC_BASE32 : RELOC_BASE64;
-	uint64_t rstep = slot_bytes == 4 ? RELOC_STEP32 : RELOC_STEP64;
-	uint64_t first[2] = { rbase, rbase };
-	unsigned w;
 	int ret = 0;
 
 	order = malloc((nplaces + 1) * sizeof(*order));
@@ -189,84 +287,11 @@ bases_assign(struct place *places, size_t nplaces,
 	for (i = 0; i < nplaces; i++)
 		order[n++] = &places[i];
 	qsort(order, n, sizeof(*order), cmp_place_samples);
-	/* Native addresses first, most samples first (a place fits when
-	 * each of its segments does: other mappings may sit in the gaps
-	 * between them)... */
-	for (i = 0; i < n; i++) {
-		struct place *p = order[i];
-		size_t k;
-		bool fits = true;
-
-		for (k = 0; k < p->nsegs && fits; k++) {
-			uint64_t lo = p->pref + p->segs[k].pgoff;
-			uint64_t hi = lo + p->segs[k].len;
-
-			fits = hi >= lo && hi <= limit &&
-			       ranges_overlapping(&used, lo, hi) == NULL;
-		}
-		if (!fits) {
-			p->relocated = true;
-			continue;
-		}
-		p->base = p->pref;
-		for (k = 0; k < p->nsegs; k++) {
-			uint64_t lo = p->pref + p->segs[k].pgoff;
-
-			ranges_take(&used, lo, lo + p->segs[k].len);
-		}
-	}
-	/* ...then the places that collided, where there is room: at the
-	 * lowest step from RBASE on where each fits. */
-	for (i = 0; i < n; i++) {
-		struct place *p = order[i];
-		uint64_t cand, size = p->hi - p->lo;
-
-		if (!p->relocated)
-			continue;
-		/* The steps below FIRST[1] are in a range taken, where no
-		 * place of some size can start, and stay so: ranges only
-		 * grow.  (An empty place can start where a range does: the
-		 * steps below FIRST[0] are inside one.)  Moving FIRST up,
-		 * rather than searching from RBASE each time, makes
-		 * relocating many places linear, not quadratic. */
-		w = size > 0;
-		for (;;) {
-			const struct range *r =
-				ranges_overlapping(&used, first[w],
-						   first[w] + w);
-
-			if (r == NULL)
-				break;
-			first[w] = (r->hi + rstep - 1) / rstep * rstep;
-			if (first[w] < r->hi)
-				first[w] = UINT64_MAX;	/* overflow */
-		}
-		cand = first[w];
-		/* Past each range in the way, to the next step. */
-		for (;;) {
-			const struct range *r = NULL;
-
-			if (cand + size < cand || cand + size > limit)
-				break;
-			r = ranges_overlapping(&used, cand, cand + size);
-			if (r == NULL)
-				break;
-			cand = (r->hi + rstep - 1) / rstep * rstep;
-			if (cand < r->hi)
-				cand = UINT64_MAX;	/* overflow: no room */
-		}
-		if (cand + size < cand || cand + size > limit) {
-			/* Nowhere to go: keep its own addresses, where pprof
-			 * may take some frames for another place's. */
-			p->base = p->pref;
-			p->relocated = false;
-			(*collisions)++;
-			continue;
-		}
-		p->base = cand - p->lo;
-		ranges_take(&used, cand, cand + size);
-		(*relocated)++;
-	}
+	/* Native addresses first, most samples first, then the places that
+	 * collided, where there is room. */
+	take_native(&used, order, n, limit);
+	take_relocated(&used, order, n, limit, slot_bytes, relocated,
+		       collisions);
 out:
 	free(order);
 	free(used.v);
