@@ -153,7 +153,7 @@ for v in $variants; do
 		# What needs no unwinding (the kernel frames, else the sampled
 		# IP) must agree exactly, or the comparison itself is broken.
 		# The one exception: a sample whose leaf lies in a place the
-		# layout moved (src/lib/output/layout.c, from 0x100000000000:
+		# layout moved (src/lib/output/bases.c, from 0x100000000000:
 		# the program a child runs between fork and exec, where the
 		# program it execs is mapped too) has it at the new address.
 		set -- $(stacks_agree $r.leaf.want $r.leaf.dump)

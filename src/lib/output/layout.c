@@ -6,38 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bases.h"
 #include "buildids.h"
-#include "guards.h"
 #include "hashtab.h"
 #include "layout.h"
-
-#define PROT_READ_ 1
-#define PROT_WRITE_ 2
-
-/* Relocated places go from here up, each at a multiple of the step. */
-#define RELOC_BASE64 0x100000000000ULL
-#define RELOC_STEP64 (1ULL << 30)
-#define RELOC_BASE32 0x40000000ULL
-#define RELOC_STEP32 (1ULL << 24)
-
-struct segment {
-	uint64_t pgoff, len;
-	const struct mapping *m;	/* for dev, inode and prot */
-};
-
-struct place {
-	char *key;
-	const struct mapping *m;	/* a mapping of it: path */
-	uint8_t build_id_size;
-	const uint8_t *build_id;
-	uint64_t lo, hi;		/* file offsets it covers */
-	uint64_t pref;			/* native base: start - pgoff */
-	uint64_t base;
-	uint64_t samples;
-	struct segment *segs;
-	size_t nsegs, cap_segs;
-	bool relocated;
-};
+#include "mapstext.h"
 
 struct lay {
 	struct addrspace *as;
@@ -52,6 +25,7 @@ struct lay {
 	uint64_t *unmapped;		/* user frames in no mapping, as
 					   pprof looks them up (guards.h) */
 	size_t nunmapped, cap_unmapped;
+	bool *seen;			/* space index -> its mappings are in */
 	uint32_t ksid;			/* the kernel's space (pid -1), */
 	bool have_ksid;			/* if the file has one */
 	bool *module;			/* mapping index -> a module (a
@@ -257,567 +231,6 @@ resolve(struct lay *l, uint32_t sid, uint64_t addr)
 	return resolve_slow(l, sid, addr);
 }
 
-/* Note the kernel module (a mapping of pid -1 other than the kernel's
- * text, which the kernel's line covers) that holds kernel frame ADDR, if
- * any, as one with frames: it gets a line of its own. */
-static void
-note_module(struct lay *l, uint64_t addr)
-{
-	const struct mapping *km = addrspace_kernel(l->as);
-	const struct mapping *m;
-	size_t mi;
-
-	if (!l->have_ksid ||
-	    (km != NULL && addr >= km->start && addr < km->end))
-		return;
-	m = resolve(l, l->ksid, addr);
-	if (m == NULL)
-		return;
-	mi = (size_t)(m - addrspace_map(l->as, 0));
-	if (!l->module[mi]) {
-		l->module[mi] = true;
-		l->nmodules++;
-	}
-}
-
-/* ---- choosing the bases ------------------------------------------------ */
-
-struct range {
-	uint64_t lo, hi;
-};
-
-/*
- * The address ranges taken, kept disjoint and sorted (touching or
- * overlapping ones merged), in a treap (a search tree that random
- * priorities keep balanced), so that a lookup and a new range take
- * logarithmic time: a scan of every range for every candidate made the
- * layout quadratic in places, and so did a sorted array, whose every
- * insertion moved the ranges above it.  As the ranges are disjoint,
- * their ends are in the order of their starts too.
- */
-#define NIL UINT32_MAX
-
-struct range_node {
-	struct range r;
-	uint32_t left, right, prio;
-};
-
-struct ranges {
-	struct range_node *v;	/* room for every range ever taken */
-	uint32_t root, n;
-	uint64_t state;		/* for the priorities */
-};
-
-/* Subtree T split into the ranges that end at or below KEY (*L; with
- * BY_LO, those that start at or below it) and the others (*R). */
-static void
-ranges_split(struct range_node *v, uint32_t t, uint64_t key, bool by_lo,
-	     uint32_t *l, uint32_t *r)
-{
-	if (t == NIL) {
-		*l = *r = NIL;
-	} else if ((by_lo ? v[t].r.lo : v[t].r.hi) <= key) {
-		*l = t;
-		ranges_split(v, v[t].right, key, by_lo, &v[t].right, r);
-	} else {
-		*r = t;
-		ranges_split(v, v[t].left, key, by_lo, l, &v[t].left);
-	}
-}
-
-static uint32_t
-ranges_merge(struct range_node *v, uint32_t a, uint32_t b)
-{
-	if (a == NIL)
-		return b;
-	if (b == NIL)
-		return a;
-	if (v[a].prio >= v[b].prio) {
-		v[a].right = ranges_merge(v, v[a].right, b);
-		return a;
-	}
-	v[b].left = ranges_merge(v, a, v[b].left);
-	return b;
-}
-
-/* The first range that ends after LO, or NULL. */
-static const struct range *
-ranges_after(const struct ranges *u, uint64_t lo)
-{
-	uint32_t t = u->root, best = NIL;
-
-	while (t != NIL) {
-		if (u->v[t].r.hi > lo) {
-			best = t;
-			t = u->v[t].left;
-		} else {
-			t = u->v[t].right;
-		}
-	}
-	return best != NIL ? &u->v[best].r : NULL;
-}
-
-/* A range taken that overlaps [LO, HI), or NULL. */
-static const struct range *
-overlapping(const struct ranges *u, uint64_t lo, uint64_t hi)
-{
-	const struct range *r = ranges_after(u, lo);
-
-	return r != NULL && r->lo < hi ? r : NULL;
-}
-
-/* Take [LO, HI) (room for one more range must be there). */
-static void
-ranges_take(struct ranges *u, uint64_t lo, uint64_t hi)
-{
-	uint32_t a, b, mid, c, t;
-	uint64_t x;
-
-	if (lo >= hi)
-		return;
-	/* The ranges in MID touch or overlap [lo, hi): they become one.
-	 * Their nodes are not used again: each range taken makes at most
-	 * one node. */
-	if (lo > 0)
-		ranges_split(u->v, u->root, lo - 1, false, &a, &b);
-	else
-		a = NIL, b = u->root;
-	ranges_split(u->v, b, hi, true, &mid, &c);
-	if (mid != NIL) {
-		for (t = mid; u->v[t].left != NIL; t = u->v[t].left)
-			;
-		if (u->v[t].r.lo < lo)
-			lo = u->v[t].r.lo;
-		for (t = mid; u->v[t].right != NIL; t = u->v[t].right)
-			;
-		if (u->v[t].r.hi > hi)
-			hi = u->v[t].r.hi;
-	}
-	/* xorshift64* */
-	x = u->state;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	u->state = x;
-	t = u->n++;
-	u->v[t].r.lo = lo;
-	u->v[t].r.hi = hi;
-	u->v[t].left = u->v[t].right = NIL;
-	u->v[t].prio = (uint32_t)((x * 0x2545f4914f6cdd1dULL) >> 32);
-	u->root = ranges_merge(u->v, ranges_merge(u->v, a, t), c);
-}
-
-static int
-cmp_place_samples(const void *a, const void *b)
-{
-	const struct place *x = *(const struct place *const *)a;
-	const struct place *y = *(const struct place *const *)b;
-
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
-	return x->pref < y->pref ? -1 : x->pref > y->pref;
-}
-
-static size_t
-nsegs_total(const struct lay *l)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < l->nplaces; i++)
-		n += l->places[i].nsegs;
-	return n;
-}
-
-static int
-assign_bases(struct lay *l, struct layout_stats *st, struct p2g_error *err)
-{
-	struct place **order;
-	struct ranges used;
-	size_t i, n = 0, nranges;
-	uint64_t limit = l->o->slot_bytes == 4 ? (1ULL << 32) : UINT64_MAX;
-	uint64_t rbase = l->o->slot_bytes == 4 ? RELOC_BASE32 : RELOC_BASE64;
-	uint64_t rstep = l->o->slot_bytes == 4 ? RELOC_STEP32 : RELOC_STEP64;
-	uint64_t first[2] = { rbase, rbase };
-	unsigned w;
-	int ret = 0;
-
-	order = malloc((l->nplaces + 1) * sizeof(*order));
-	used.n = 0;
-	used.root = NIL;
-	used.state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)&used;
-	nranges = nsegs_total(l) + l->nplaces + l->nmodules + 2;
-	used.v = nranges < UINT32_MAX ? malloc(nranges * sizeof(*used.v))
-				      : NULL;
-	if (order == NULL || used.v == NULL) {
-		ret = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
-		goto out;
-	}
-	if (addrspace_kernel(l->as) != NULL)
-		ranges_take(&used, addrspace_kernel(l->as)->start,
-			    addrspace_kernel(l->as)->end);
-	for (i = 0; i < addrspace_nmaps(l->as) && l->nmodules > 0; i++)
-		if (l->module[i])
-			ranges_take(&used, addrspace_map(l->as, i)->start,
-				    addrspace_map(l->as, i)->end);
-	for (i = 0; i < l->nplaces; i++)
-		order[n++] = &l->places[i];
-	qsort(order, n, sizeof(*order), cmp_place_samples);
-	/* Native addresses first, most samples first (a place fits when
-	 * each of its segments does: other mappings may sit in the gaps
-	 * between them)... */
-	for (i = 0; i < n; i++) {
-		struct place *p = order[i];
-		size_t k;
-		bool fits = true;
-
-		for (k = 0; k < p->nsegs && fits; k++) {
-			uint64_t lo = p->pref + p->segs[k].pgoff;
-			uint64_t hi = lo + p->segs[k].len;
-
-			fits = hi >= lo && hi <= limit &&
-			       overlapping(&used, lo, hi) == NULL;
-		}
-		if (!fits) {
-			p->relocated = true;
-			continue;
-		}
-		p->base = p->pref;
-		for (k = 0; k < p->nsegs; k++) {
-			uint64_t lo = p->pref + p->segs[k].pgoff;
-
-			ranges_take(&used, lo, lo + p->segs[k].len);
-		}
-	}
-	/* ...then the places that collided, where there is room: at the
-	 * lowest step from RBASE on where each fits. */
-	for (i = 0; i < n; i++) {
-		struct place *p = order[i];
-		uint64_t cand, size = p->hi - p->lo;
-
-		if (!p->relocated)
-			continue;
-		/* The steps below FIRST[1] are in a range taken, where no
-		 * place of some size can start, and stay so: ranges only
-		 * grow.  (An empty place can start where a range does: the
-		 * steps below FIRST[0] are inside one.)  Moving FIRST up,
-		 * rather than searching from RBASE each time, makes
-		 * relocating many places linear, not quadratic. */
-		w = size > 0;
-		for (;;) {
-			const struct range *r = overlapping(&used, first[w],
-							    first[w] + w);
-
-			if (r == NULL)
-				break;
-			first[w] = (r->hi + rstep - 1) / rstep * rstep;
-			if (first[w] < r->hi)
-				first[w] = UINT64_MAX;	/* overflow */
-		}
-		cand = first[w];
-		/* Past each range in the way, to the next step. */
-		for (;;) {
-			const struct range *r = NULL;
-
-			if (cand + size < cand || cand + size > limit)
-				break;
-			r = overlapping(&used, cand, cand + size);
-			if (r == NULL)
-				break;
-			cand = (r->hi + rstep - 1) / rstep * rstep;
-			if (cand < r->hi)
-				cand = UINT64_MAX;	/* overflow: no room */
-		}
-		if (cand + size < cand || cand + size > limit) {
-			/* Nowhere to go: keep its own addresses, where pprof
-			 * may take some frames for another place's. */
-			p->base = p->pref;
-			p->relocated = false;
-			st->collisions++;
-			continue;
-		}
-		p->base = cand - p->lo;
-		ranges_take(&used, cand, cand + size);
-		st->relocated++;
-	}
-out:
-	free(order);
-	free(used.v);
-	return ret;
-}
-
-/* ---- the maps text ------------------------------------------------------ */
-
-/* The path as the kernel prints it in /proc/PID/maps: a newline, which a
- * file name may hold, becomes "\012" so that the line stays one line. */
-static size_t
-escaped_path(const char *path, char *out)
-{
-	size_t n = 0;
-
-	for (; *path != '\0'; path++) {
-		if (*path == '\n') {
-			if (out)
-				memcpy(out + n, "\\012", 4);
-			n += 4;
-		} else {
-			if (out)
-				out[n] = *path;
-			n++;
-		}
-	}
-	if (out)
-		out[n] = '\0';
-	return n;
-}
-
-/* The maps text as it grows: its size doubles, so that a text of many
- * lines costs time linear in its length. */
-struct text {
-	char *buf;
-	size_t len, cap;
-};
-
-static int
-append(struct text *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int
-append(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -1;
-	if (t->cap - t->len <= (size_t)n) {
-		size_t nc = t->cap > 4096 ? t->cap : 4096;
-		char *nb;
-
-		while (nc - t->len <= (size_t)n)
-			nc *= 2;
-		nb = realloc(t->buf, nc);
-		if (nb == NULL)
-			return -1;
-		t->buf = nb;
-		t->cap = nc;
-	}
-	va_start(ap, fmt);
-	vsnprintf(t->buf + t->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	t->len += (size_t)n;
-	return 0;
-}
-
-/*
- * One mapping: with a build id, first the form Go pprof takes it from
- * ("start-end perms path (@offset) buildid", which google-pprof skips),
- * then always the /proc/PID/maps line, which both read (Go pprof uses
- * the first line that covers an address).
- */
-static int
-append_mapping(struct text *t, uint64_t start, uint64_t end,
-	       uint64_t off, const struct mapping *m, const char *name,
-	       uint8_t bsize, const uint8_t *bid)
-{
-	char perms[5], hex[41], *path;
-	size_t k;
-	int ret = 0;
-
-	perms[0] = (m->prot & PROT_READ_) ? 'r' : '-';
-	perms[1] = (m->prot & PROT_WRITE_) ? 'w' : '-';
-	perms[2] = 'x';
-	/* Always 'p': Go pprof's maps pattern has no 's' and would drop the
-	 * path of a shared executable mapping. */
-	perms[3] = 'p';
-	perms[4] = '\0';
-	path = malloc(escaped_path(name, NULL) + 1);
-	if (path == NULL)
-		return -1;
-	escaped_path(name, path);
-	/* Go pprof's brief form cuts the path at a space: then only the
-	 * full line. */
-	if (bsize > 0 && strchr(path, ' ') == NULL) {
-		for (k = 0; k < bsize; k++)
-			snprintf(hex + 2 * k, 3, "%02x", bid[k]);
-		ret = append(t, "%08llx-%08llx %s %s (@%llx) %s\n",
-			     (unsigned long long)start,
-			     (unsigned long long)end, perms, path,
-			     (unsigned long long)off, hex);
-	}
-	if (ret == 0)
-		ret = append(t, "%08llx-%08llx %s %08llx %02x:%02x %llu "
-			     "%s\n", (unsigned long long)start,
-			     (unsigned long long)end, perms,
-			     (unsigned long long)off, m->maj, m->min,
-			     (unsigned long long)m->ino, path);
-	free(path);
-	return ret;
-}
-
-static int
-cmp_seg(const void *a, const void *b)
-{
-	const struct segment *x = a, *y = b;
-
-	return x->pgoff < y->pgoff ? -1 : x->pgoff > y->pgoff;
-}
-
-static int
-cmp_place_base(const void *a, const void *b)
-{
-	const struct place *x = *(const struct place *const *)a;
-	const struct place *y = *(const struct place *const *)b;
-	uint64_t xa = x->base + x->lo, ya = y->base + y->lo;
-
-	return xa < ya ? -1 : xa > ya;
-}
-
-/* Add the range of a line written to LINES (room for all made). */
-static void
-line_add(struct guard_range *lines, size_t *n, uint64_t start, uint64_t end,
-	 uint64_t off)
-{
-	lines[*n].start = start;
-	lines[*n].end = end;
-	lines[*n].off = off;
-	(*n)++;
-}
-
-/* The guard lines for L's frames in no mapping (guards.h), given the
- * NLINES lines LINES written. */
-static int
-guard_lines(struct lay *l, struct guard_range *lines, size_t nlines,
-	    struct text *text)
-{
-	struct guard_range *g;
-	size_t i, ng;
-	int ret = 0;
-
-	if (guards_find(lines, nlines, l->unmapped, l->nunmapped, &g,
-			&ng) < 0)
-		return -1;
-	for (i = 0; i < ng && ret == 0; i++)
-		ret = append(text, "%08llx-%08llx r-xp 00000000 00:00 0 %s\n",
-			     (unsigned long long)g[i].start,
-			     (unsigned long long)g[i].end, GUARDS_NAME);
-	free(g);
-	return ret;
-}
-
-static int
-cmp_map_start(const void *a, const void *b)
-{
-	const struct mapping *x = *(const struct mapping *const *)a;
-	const struct mapping *y = *(const struct mapping *const *)b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/*
- * A line per kernel module with frames, by address, each as perf names
- * it ("[e1000]", or the .ko's path) and with offset 0, as the kernel's
- * own line (see maps_text()): Go pprof widens no line of offset 0, and
- * treats a name in brackets as one it cannot symbolize; google-pprof
- * reads no line without a library's name.
- */
-static int
-module_lines(struct lay *l, struct guard_range *lines, size_t *nlines,
-	     struct text *text)
-{
-	const struct mapping **mods;
-	size_t i, n = 0;
-	int ret = 0;
-
-	if (l->nmodules == 0)
-		return 0;
-	mods = malloc(l->nmodules * sizeof(*mods));
-	if (mods == NULL)
-		return -1;
-	for (i = 0; i < addrspace_nmaps(l->as); i++)
-		if (l->module[i])
-			mods[n++] = addrspace_map(l->as, i);
-	qsort(mods, n, sizeof(*mods), cmp_map_start);
-	for (i = 0; i < n && ret == 0; i++) {
-		uint8_t bsize;
-		const uint8_t *bid;
-
-		build_id_of(l, mods[i], &bsize, &bid);
-		ret = append_mapping(text, mods[i]->start, mods[i]->end, 0,
-				     mods[i], mods[i]->path, bsize, bid);
-		line_add(lines, nlines, mods[i]->start, mods[i]->end, 0);
-	}
-	free(mods);
-	return ret;
-}
-
-static int
-maps_text(struct lay *l, bool with_kernel, struct profile *out)
-{
-	struct place **order;
-	struct guard_range *lines;
-	struct text text = { out->maps, out->maps_len, out->maps_len };
-	size_t i, k, nlines = 0;
-	int ret = 0;
-
-	order = malloc((l->nplaces + 1) * sizeof(*order));
-	lines = malloc((nsegs_total(l) + l->nmodules + 1) * sizeof(*lines));
-	if (order == NULL || lines == NULL) {
-		free(order);
-		free(lines);
-		return -1;
-	}
-	for (i = 0; i < l->nplaces; i++)
-		order[i] = &l->places[i];
-	qsort(order, l->nplaces, sizeof(*order), cmp_place_base);
-	for (i = 0; i < l->nplaces && ret == 0; i++) {
-		struct place *p = order[i];
-
-		qsort(p->segs, p->nsegs, sizeof(*p->segs), cmp_seg);
-		for (k = 0; k < p->nsegs && ret == 0; k++) {
-			const struct segment *s = &p->segs[k];
-			uint64_t start = p->base + s->pgoff;
-
-			ret = append_mapping(&text, start, start + s->len,
-					     s->pgoff, s->m, s->m->path,
-					     p->build_id_size, p->build_id);
-			line_add(lines, &nlines, start, start + s->len,
-				 s->pgoff);
-		}
-	}
-	if (ret == 0 && with_kernel && addrspace_kernel(l->as) != NULL) {
-		const struct mapping *km = addrspace_kernel(l->as);
-		uint8_t bsize;
-		const uint8_t *bid;
-
-		/* Offset 0, not perf's pgoff (the address of _text): Go
-		 * pprof gives an address in no mapping to any mapping with
-		 * a nonzero offset that has it in [start - offset, start),
-		 * lowering that mapping's start, so an offset equal to the
-		 * start took every unmapped user frame for the kernel's.
-		 * Its symbolizer takes offset 0 for a kernel at its start
-		 * (elfexec.go, kernelBase); google-pprof skips the line. */
-		build_id_of(l, km, &bsize, &bid);
-		ret = append_mapping(&text, km->start,
-				     km->end, 0, km,
-				     l->o->kernel_path ? l->o->kernel_path
-						       : km->path,
-				     bsize, bid);
-		line_add(lines, &nlines, km->start, km->end, 0);
-	}
-	if (ret == 0)
-		ret = module_lines(l, lines, &nlines, &text);
-	if (ret == 0)
-		ret = guard_lines(l, lines, nlines, &text);
-	out->maps = text.buf;
-	out->maps_len = text.len;
-	free(order);
-	free(lines);
-	return ret;
-}
-
 /* ---- translating the stacks -------------------------------------------- */
 
 /* Whether each mapping with a place is at its place's base, so that
@@ -911,73 +324,153 @@ sort_entries(struct stack_entry **e, size_t n)
 	return 0;
 }
 
-int
-layout_build(struct addrspace *as, const struct aggregate *ag,
-	     struct stacktab *tab,
-	     struct stack_entry **e, size_t n,
-	     const struct layout_opts *o, struct profile *out,
-	     struct layout_stats *st, struct p2g_error *err)
-{
-	const struct kernel_text *kt = addrspace_kernel_text(as);
-	const struct process *kproc;
-	struct lay l;
-	size_t i, k;
-	bool *seen = NULL;
-	const struct mapping *last_m = NULL;	/* a frame's mapping, */
-	uint32_t last_sid = 0;			/* its space */
-	struct place *last_p = NULL;		/* and place */
-	bool identity, one_ctx = true;		/* and one event */
-	int ret = -1;
 
-	memset(&l, 0, sizeof(l));
-	memset(st, 0, sizeof(*st));
-	l.as = as;
-	l.o = o;
-	if (stacktab_unpack(tab) < 0 || buildids_init(&l.bids, o->info) < 0 ||
+/* L set up for the space AS and the options O, with TAB unpacked.  0,
+ * or -1 when out of memory; lay_free() L in either case. */
+static int
+lay_init(struct lay *l, struct addrspace *as, const struct layout_opts *o,
+	 struct stacktab *tab)
+{
+	const struct process *kproc;
+
+	memset(l, 0, sizeof(*l));
+	l->as = as;
+	l->o = o;
+	if (stacktab_unpack(tab) < 0 || buildids_init(&l->bids, o->info) < 0 ||
 	    addrspace_walk_begin(as) < 0)
-		goto nomem;
-	l.map_place = calloc(addrspace_nmaps(as) + 1, sizeof(*l.map_place));
-	seen = calloc(addrspace_nspaces(as) + 1, sizeof(*seen));
-	l.module = calloc(addrspace_nmaps(as) + 1, sizeof(*l.module));
-	if (l.map_place == NULL || seen == NULL || l.module == NULL)
-		goto nomem;
+		return -1;
+	l->map_place = calloc(addrspace_nmaps(as) + 1, sizeof(*l->map_place));
+	l->seen = calloc(addrspace_nspaces(as) + 1, sizeof(*l->seen));
+	l->module = calloc(addrspace_nmaps(as) + 1, sizeof(*l->module));
+	if (l->map_place == NULL || l->seen == NULL || l->module == NULL)
+		return -1;
 	kproc = addrspace_find(as, -1);
 	if (kproc != NULL) {
-		l.ksid = kproc->space;
-		l.have_ksid = true;
+		l->ksid = kproc->space;
+		l->have_ksid = true;
 	}
+	return 0;
+}
 
-	/* Every executable mapping of the spaces written, and the places
-	 * their frames fall in, with their samples. */
+static void
+lay_free(struct lay *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nplaces; i++) {
+		free(l->places[i].key);
+		free(l->places[i].segs);
+	}
+	free(l->places);
+	hashtab_free(&l->index);
+	buildids_free(&l->bids);
+	free(l->map_place);
+	free(l->unmapped);
+	free(l->seen);
+	free(l->module);
+}
+
+/* Note the kernel module (a mapping of pid -1 other than the kernel's
+ * text, which the kernel's line covers) that holds kernel frame ADDR, if
+ * any, as one with frames: it gets a line of its own. */
+static void
+note_module(struct lay *l, uint64_t addr)
+{
+	const struct mapping *km = addrspace_kernel(l->as);
+	const struct mapping *m;
+	size_t mi;
+
+	if (!l->have_ksid ||
+	    (km != NULL && addr >= km->start && addr < km->end))
+		return;
+	m = resolve(l, l->ksid, addr);
+	if (m == NULL)
+		return;
+	mi = (size_t)(m - addrspace_map(l->as, 0));
+	if (!l->module[mi]) {
+		l->module[mi] = true;
+		l->nmodules++;
+	}
+}
+
+/* The places of every executable mapping of space SID, met for the
+ * first time.  A mapping listed before (of a space before) adds nothing
+ * but for an anonymous one, whose place is its process's.  0, or -1
+ * when out of memory. */
+static int
+add_space(struct lay *l, uint32_t sid)
+{
+	const uint32_t *maps;
+	size_t k, nmaps;
+
+	l->seen[sid] = true;
+	if (addrspace_walk_space(l->as, sid, is_anon_mapping, &maps,
+				 &nmaps) < 0)
+		return -1;
+	for (k = 0; k < nmaps; k++) {
+		const struct mapping *m = addrspace_map(l->as, maps[k]);
+		struct place *p = place_of(l, m, sid);
+
+		if (p == NULL || add_segment(p, m) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The place of a frame's mapping, and that mapping and its space: the
+ * frames of a stack mostly fall in one file. */
+struct frame_place {
+	const struct mapping *m;
+	uint32_t sid;
+	struct place *p;
+};
+
+/* The place of mapping M of space SID, with its segment added when ADD;
+ * LAST's place when M and SID are LAST's (its segment is in already),
+ * else looked up and kept in LAST.  NULL when out of memory. */
+static struct place *
+frame_place_of(struct lay *l, struct frame_place *last,
+	       const struct mapping *m, uint32_t sid, bool add)
+{
+	struct place *p;
+
+	if (m == last->m && sid == last->sid)
+		return last->p;
+	p = place_of(l, m, sid);
+	if (p == NULL || (add && add_segment(p, m) < 0))
+		return NULL;
+	last->m = m;
+	last->sid = sid;
+	last->p = p;
+	return p;
+}
+
+/* Every executable mapping of the spaces of the N entries E (of TAB and
+ * AG), and the places their frames fall in, with their samples; in ST,
+ * whether frames are in the kernel and the samples of frames in no
+ * mapping; in *ONE_CTX, whether the entries share one context and one
+ * event.  0, or -1 when out of memory. */
+static int
+collect_places(struct lay *l, const struct aggregate *ag,
+	       struct stacktab *tab, struct stack_entry **e, size_t n,
+	       struct layout_stats *st, bool *one_ctx)
+{
+	const struct kernel_text *kt = addrspace_kernel_text(l->as);
+	struct frame_place last = { NULL, 0, NULL };
+	size_t i, k;
+
 	for (i = 0; i < n; i++) {
 		uint32_t sid = aggregate_space(ag, e[i]->ctx);
 		const uint64_t *v = stacktab_pcs(tab, e[i]);
 
-		one_ctx = one_ctx && e[i]->ctx == e[0]->ctx &&
-			  e[i]->ev == e[0]->ev;
-		if (!seen[sid]) {
-			const uint32_t *maps;
-			size_t nmaps;
-
-			/* A mapping listed before (of a space before) adds
-			 * nothing but for an anonymous one, whose place is
-			 * its process's. */
-			seen[sid] = true;
-			if (addrspace_walk_space(as, sid, is_anon_mapping,
-						 &maps, &nmaps) < 0)
-				goto nomem;
-			for (k = 0; k < nmaps; k++) {
-				const struct mapping *m =
-					addrspace_map(as, maps[k]);
-				struct place *p;
-
-				p = place_of(&l, m, sid);
-				if (p == NULL || add_segment(p, m) < 0)
-					goto nomem;
-			}
+		*one_ctx = *one_ctx && e[i]->ctx == e[0]->ctx &&
+			   e[i]->ev == e[0]->ev;
+		if (!l->seen[sid]) {
+			if (add_space(l, sid) < 0)
+				return -1;
 			/* New places may have moved the array: the place
 			 * of the frame before is looked up again. */
-			last_m = NULL;
+			last.m = NULL;
 		}
 		for (k = 0; k < e[i]->n; k++) {
 			const struct mapping *m;
@@ -985,110 +478,219 @@ layout_build(struct addrspace *as, const struct aggregate *ag,
 
 			if (addrspace_text_has(kt, v[k])) {
 				st->with_kernel = true;
-				note_module(&l, v[k]);
+				note_module(l, v[k]);
 				continue;
 			}
-			m = resolve(&l, sid, v[k]);
+			m = resolve(l, sid, v[k]);
 			if (m == NULL) {
 				st->unmapped += e[i]->count;
-				if (note_unmapped(&l, v[k], (uint32_t)k) < 0)
-					goto nomem;
+				if (note_unmapped(l, v[k], (uint32_t)k) < 0)
+					return -1;
 				continue;
 			}
-			/* The place of the frame before, most of the time:
-			 * its segment is in already. */
-			if (m != last_m || sid != last_sid) {
-				p = place_of(&l, m, sid);
-				if (p == NULL || add_segment(p, m) < 0)
-					goto nomem;
-				last_m = m;
-				last_sid = sid;
-				last_p = p;
-			}
-			last_p->samples += e[i]->count;
+			p = frame_place_of(l, &last, m, sid, true);
+			if (p == NULL)
+				return -1;
+			p->samples += e[i]->count;
 		}
 	}
-	st->places = l.nplaces;
-	if (assign_bases(&l, st, err) < 0)
-		goto out;
-	last_m = NULL;
+	return 0;
+}
 
-	/* The stacks at their new addresses, in place; then identical ones
-	 * summed, most samples first.  When every place kept its native
-	 * base (one process, the usual case), the new addresses are the old
-	 * ones: every frame's mapping has a place (the loop above). */
-	identity = native_everywhere(&l);
-	for (i = 0; i < n && !identity; i++) {
+/* The PCs of the N entries E (of TAB and AG) at their places' bases, in
+ * place; kernel frames and frames in no mapping stay as they are.  0,
+ * or -1 when out of memory. */
+static int
+translate_stacks(struct lay *l, const struct aggregate *ag,
+		 struct stacktab *tab, struct stack_entry **e, size_t n)
+{
+	const struct kernel_text *kt = addrspace_kernel_text(l->as);
+	struct frame_place last = { NULL, 0, NULL };
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
 		uint32_t sid = aggregate_space(ag, e[i]->ctx);
 		uint64_t *v = stacktab_pcs(tab, e[i]);
 
 		for (k = 0; k < e[i]->n; k++) {
 			const struct mapping *m = NULL;
+			struct place *p;
 
 			if (!addrspace_text_has(kt, v[k]))
-				m = resolve(&l, sid, v[k]);
-			if (m != NULL) {
-				if (m != last_m || sid != last_sid) {
-					last_p = place_of(&l, m, sid);
-					if (last_p == NULL)
-						goto nomem;
-					last_m = m;
-					last_sid = sid;
-				}
-				v[k] = last_p->base + (v[k] - m->start + m->pgoff);
-			}
+				m = resolve(l, sid, v[k]);
+			if (m == NULL)
+				continue;
+			p = frame_place_of(l, &last, m, sid, false);
+			if (p == NULL)
+				return -1;
+			v[k] = p->base + (v[k] - m->start + m->pgoff);
 		}
 	}
-	/* The table holds each stack once per event and context: with one
-	 * of each and nothing moved, no two can have become identical. */
-	if (!identity || !one_ctx) {
-		if (stacktab_merge(tab, e, &n) < 0)
-			goto nomem;
-	}
-	if (o->period_unit != 0) {
-		/* Each stack counts its periods in whole units, rounded to
-		 * the nearest, and at least 1. */
-		for (i = 0; i < n; i++) {
-			uint64_t p = stacktab_period(tab, e[i]);
-			uint64_t u = o->period_unit;
-			uint64_t c = p / u + (p % u >= u - p % u ? 1 : 0);
+	return 0;
+}
 
-			e[i]->count = c ? c : 1;
-		}
+/* Each of the N entries E (of TAB) counts its periods in whole UNITs,
+ * rounded to the nearest, and at least 1. */
+static void
+count_periods(struct stacktab *tab, struct stack_entry **e, size_t n,
+	      uint64_t unit)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t p = stacktab_period(tab, e[i]);
+		uint64_t c = p / unit + (p % unit >= unit - p % unit ? 1 : 0);
+
+		e[i]->count = c ? c : 1;
 	}
-	if (sort_entries(e, n) < 0)
-		goto nomem;
+}
+
+/* The N entries E (of TAB) added to OUT in their order: with
+ * O->take_pool, the profile's records point into the table's pool, with
+ * no copy of the stacks.  0, or -1 when out of memory. */
+static int
+add_records(struct stacktab *tab, struct stack_entry **e, size_t n,
+	    const struct layout_opts *o, struct profile *out)
+{
+	size_t i;
+
 	if (o->take_pool) {
-		/* The profile's records point into the table's pool, in
-		 * their order: no copy of the stacks. */
 		out->pcs = stacktab_take_pool(tab, &out->npcs, &out->cap_pcs);
 		for (i = 0; i < n; i++)
 			if (profile_add_at(out, e[i]->count, e[i]->off,
 					   e[i]->n) < 0)
-				goto nomem;
+				return -1;
 	} else {
 		for (i = 0; i < n; i++)
-			if (profile_add(out, e[i]->count, stacktab_pcs(tab, e[i]),
-					e[i]->n) < 0)
-				goto nomem;
+			if (profile_add(out, e[i]->count,
+					stacktab_pcs(tab, e[i]), e[i]->n) < 0)
+				return -1;
 	}
-	if (maps_text(&l, st->with_kernel, out) < 0)
+	return 0;
+}
+
+static int
+cmp_map_start(const void *a, const void *b)
+{
+	const struct mapping *x = *(const struct mapping *const *)a;
+	const struct mapping *y = *(const struct mapping *const *)b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The mappings of the kernel written: with WITH_KERNEL, its text (when
+ * there is one), then its modules with frames by address; into *OUT
+ * (which the caller frees), their number into *N.  0, or -1 when out of
+ * memory. */
+static int
+kernel_maps(struct lay *l, bool with_kernel, const struct mapping ***out,
+	    size_t *n)
+{
+	const struct mapping *km = addrspace_kernel(l->as);
+	size_t i, k = 0;
+
+	*out = malloc((l->nmodules + 1) * sizeof(**out));
+	if (*out == NULL)
+		return -1;
+	if (with_kernel && km != NULL)
+		(*out)[k++] = km;
+	for (i = 0; i < addrspace_nmaps(l->as) && l->nmodules > 0; i++)
+		if (l->module[i])
+			(*out)[k++] = addrspace_map(l->as, i);
+	qsort(*out + (k - l->nmodules), l->nmodules, sizeof(**out),
+	      cmp_map_start);
+	*n = k;
+	return 0;
+}
+
+/* The bases of L's places, clear of the kernel and its modules with
+ * frames.  0, or -1 when out of memory. */
+static int
+assign_bases(struct lay *l, struct layout_stats *st)
+{
+	const struct mapping **km;
+	size_t n;
+	int ret;
+
+	if (kernel_maps(l, true, &km, &n) < 0)
+		return -1;
+	ret = bases_assign(l->places, l->nplaces, km, n, l->o->slot_bytes,
+			   &st->relocated, &st->collisions);
+	free(km);
+	return ret;
+}
+
+/* The maps text of L's places into OUT, WITH_KERNEL the kernel's line
+ * too (when there is a kernel), and a line for each module with frames.
+ * 0, or -1 when out of memory. */
+static int
+write_maps(struct lay *l, bool with_kernel, struct profile *out)
+{
+	const struct mapping **km;
+	struct mapstext_kernel *k;
+	size_t i, n;
+	int ret;
+
+	if (kernel_maps(l, with_kernel, &km, &n) < 0)
+		return -1;
+	k = malloc((n + 1) * sizeof(*k));
+	if (k == NULL) {
+		free(km);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		k[i].m = km[i];
+		k[i].name = i == 0 && km[i] == addrspace_kernel(l->as) &&
+				    l->o->kernel_path ? l->o->kernel_path
+						      : km[i]->path;
+		build_id_of(l, km[i], &k[i].build_id_size, &k[i].build_id);
+	}
+	ret = mapstext_write(l->places, l->nplaces, k, n, l->unmapped,
+			     l->nunmapped, out);
+	free(k);
+	free(km);
+	return ret;
+}
+
+int
+layout_build(struct addrspace *as, const struct aggregate *ag,
+	     struct stacktab *tab,
+	     struct stack_entry **e, size_t n,
+	     const struct layout_opts *o, struct profile *out,
+	     struct layout_stats *st, struct p2g_error *err)
+{
+	struct lay l;
+	bool identity, one_ctx = true;
+	int ret = -1;
+
+	memset(st, 0, sizeof(*st));
+	if (lay_init(&l, as, o, tab) < 0 ||
+	    collect_places(&l, ag, tab, e, n, st, &one_ctx) < 0)
+		goto nomem;
+	st->places = l.nplaces;
+	if (assign_bases(&l, st) < 0)
+		goto nomem;
+	/* The stacks at their new addresses, in place; then identical ones
+	 * summed, most samples first.  When every place kept its native
+	 * base (one process, the usual case), the new addresses are the old
+	 * ones: every frame's mapping has a place (collect_places()). */
+	identity = native_everywhere(&l);
+	if (!identity && translate_stacks(&l, ag, tab, e, n) < 0)
+		goto nomem;
+	/* The table holds each stack once per event and context: with one
+	 * of each and nothing moved, no two can have become identical. */
+	if ((!identity || !one_ctx) && stacktab_merge(tab, e, &n) < 0)
+		goto nomem;
+	if (o->period_unit != 0)
+		count_periods(tab, e, n, o->period_unit);
+	if (sort_entries(e, n) < 0 || add_records(tab, e, n, o, out) < 0 ||
+	    write_maps(&l, st->with_kernel, out) < 0)
 		goto nomem;
 	ret = 0;
 	goto out;
 nomem:
 	p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 out:
-	for (i = 0; i < l.nplaces; i++) {
-		free(l.places[i].key);
-		free(l.places[i].segs);
-	}
-	free(l.places);
-	hashtab_free(&l.index);
-	buildids_free(&l.bids);
-	free(l.map_place);
-	free(l.unmapped);
-	free(l.module);
-	free(seen);
+	lay_free(&l);
 	return ret;
 }

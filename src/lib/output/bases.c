@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT */
+/* Where the places of the profile go: see bases.h. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "bases.h"
+
+/* Relocated places go from here up, each at a multiple of the step. */
+#define RELOC_BASE64 0x100000000000ULL
+#define RELOC_STEP64 (1ULL << 30)
+#define RELOC_BASE32 0x40000000ULL
+#define RELOC_STEP32 (1ULL << 24)
+
+struct range {
+	uint64_t lo, hi;
+};
+
+/*
+ * The address ranges taken, kept disjoint and sorted (touching or
+ * overlapping ones merged), in a treap (a search tree that random
+ * priorities keep balanced), so that a lookup and a new range take
+ * logarithmic time: a scan of every range for every candidate made the
+ * layout quadratic in places, and so did a sorted array, whose every
+ * insertion moved the ranges above it.  As the ranges are disjoint,
+ * their ends are in the order of their starts too.
+ */
+#define NIL UINT32_MAX
+
+struct range_node {
+	struct range r;
+	uint32_t left, right, prio;
+};
+
+struct ranges {
+	struct range_node *v;	/* room for every range ever taken */
+	uint32_t root, n;
+	uint64_t state;		/* for the priorities */
+};
+
+/* Subtree T split into the ranges that end at or below KEY (*L; with
+ * BY_LO, those that start at or below it) and the others (*R). */
+static void
+ranges_split(struct range_node *v, uint32_t t, uint64_t key, bool by_lo,
+	     uint32_t *l, uint32_t *r)
+{
+	if (t == NIL) {
+		*l = *r = NIL;
+	} else if ((by_lo ? v[t].r.lo : v[t].r.hi) <= key) {
+		*l = t;
+		ranges_split(v, v[t].right, key, by_lo, &v[t].right, r);
+	} else {
+		*r = t;
+		ranges_split(v, v[t].left, key, by_lo, l, &v[t].left);
+	}
+}
+
+static uint32_t
+ranges_merge(struct range_node *v, uint32_t a, uint32_t b)
+{
+	if (a == NIL)
+		return b;
+	if (b == NIL)
+		return a;
+	if (v[a].prio >= v[b].prio) {
+		v[a].right = ranges_merge(v, v[a].right, b);
+		return a;
+	}
+	v[b].left = ranges_merge(v, a, v[b].left);
+	return b;
+}
+
+/* The first range that ends after LO, or NULL. */
+static const struct range *
+ranges_after(const struct ranges *u, uint64_t lo)
+{
+	uint32_t t = u->root, best = NIL;
+
+	while (t != NIL) {
+		if (u->v[t].r.hi > lo) {
+			best = t;
+			t = u->v[t].left;
+		} else {
+			t = u->v[t].right;
+		}
+	}
+	return best != NIL ? &u->v[best].r : NULL;
+}
+
+/* A range taken that overlaps [LO, HI), or NULL. */
+static const struct range *
+ranges_overlapping(const struct ranges *u, uint64_t lo, uint64_t hi)
+{
+	const struct range *r = ranges_after(u, lo);
+
+	return r != NULL && r->lo < hi ? r : NULL;
+}
+
+/* Take [LO, HI) (room for one more range must be there). */
+static void
+ranges_take(struct ranges *u, uint64_t lo, uint64_t hi)
+{
+	uint32_t a, b, mid, c, t;
+	uint64_t x;
+
+	if (lo >= hi)
+		return;
+	/* The ranges in MID touch or overlap [lo, hi): they become one.
+	 * Their nodes are not used again: each range taken makes at most
+	 * one node. */
+	if (lo > 0)
+		ranges_split(u->v, u->root, lo - 1, false, &a, &b);
+	else
+		a = NIL, b = u->root;
+	ranges_split(u->v, b, hi, true, &mid, &c);
+	if (mid != NIL) {
+		for (t = mid; u->v[t].left != NIL; t = u->v[t].left)
+			;
+		if (u->v[t].r.lo < lo)
+			lo = u->v[t].r.lo;
+		for (t = mid; u->v[t].right != NIL; t = u->v[t].right)
+			;
+		if (u->v[t].r.hi > hi)
+			hi = u->v[t].r.hi;
+	}
+	/* xorshift64* */
+	x = u->state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	u->state = x;
+	t = u->n++;
+	u->v[t].r.lo = lo;
+	u->v[t].r.hi = hi;
+	u->v[t].left = u->v[t].right = NIL;
+	u->v[t].prio = (uint32_t)((x * 0x2545f4914f6cdd1dULL) >> 32);
+	u->root = ranges_merge(u->v, ranges_merge(u->v, a, t), c);
+}
+
+static int
+cmp_place_samples(const void *a, const void *b)
+{
+	const struct place *x = *(const struct place *const *)a;
+	const struct place *y = *(const struct place *const *)b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->pref < y->pref ? -1 : x->pref > y->pref;
+}
+
+size_t
+bases_nsegs(const struct place *places, size_t nplaces)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nplaces; i++)
+		n += places[i].nsegs;
+	return n;
+}
+
+/* The places of ORDER[0..N) that fit at their native addresses (each
+ * segment below LIMIT and free: other mappings may sit in the gaps
+ * between them) put there, in that order (most samples first); the
+ * others marked relocated. */
+static void
+take_native(struct ranges *used, struct place **order, size_t n,
+	    uint64_t limit)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct place *p = order[i];
+		size_t k;
+		bool fits = true;
+
+		for (k = 0; k < p->nsegs && fits; k++) {
+			uint64_t lo = p->pref + p->segs[k].pgoff;
+			uint64_t hi = lo + p->segs[k].len;
+
+			fits = hi >= lo && hi <= limit &&
+			       ranges_overlapping(used, lo, hi) == NULL;
+		}
+		if (!fits) {
+			p->relocated = true;
+			continue;
+		}
+		p->base = p->pref;
+		for (k = 0; k < p->nsegs; k++) {
+			uint64_t lo = p->pref + p->segs[k].pgoff;
+
+			ranges_take(used, lo, lo + p->segs[k].len);
+		}
+	}
+}
+
+/* The places of ORDER[0..N) marked relocated moved where there is room:
+ * at the lowest step from RBASE on where each fits, below LIMIT; with
+ * none, left at their native addresses.  Counts both in *RELOCATED and
+ * *COLLISIONS. */
+static void
+take_relocated(struct ranges *used, struct place **order, size_t n,
+	       uint64_t limit, unsigned slot_bytes, size_t *relocated,
+	       size_t *collisions)
+{
+	uint64_t rbase = slot_bytes == 4 ? RELOC_BASE32 : RELOC_BASE64;
+	uint64_t rstep = slot_bytes == 4 ? RELOC_STEP32 : RELOC_STEP64;
+	uint64_t first[2] = { rbase, rbase };
+	unsigned w;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct place *p = order[i];
+		uint64_t cand, size = p->hi - p->lo;
+
+		if (!p->relocated)
+			continue;
+		/* The steps below FIRST[1] are in a range taken, where no
+		 * place of some size can start, and stay so: ranges only
+		 * grow.  (An empty place can start where a range does: the
+		 * steps below FIRST[0] are inside one.)  Moving FIRST up,
+		 * rather than searching from RBASE each time, makes
+		 * relocating many places linear, not quadratic. */
+		w = size > 0;
+		for (;;) {
+			const struct range *r =
+				ranges_overlapping(used, first[w],
+						   first[w] + w);
+
+			if (r == NULL)
+				break;
+			first[w] = (r->hi + rstep - 1) / rstep * rstep;
+			if (first[w] < r->hi)
+				first[w] = UINT64_MAX;	/* overflow */
+		}
+		cand = first[w];
+		/* Past each range in the way, to the next step. */
+		for (;;) {
+			const struct range *r = NULL;
+
+			if (cand + size < cand || cand + size > limit)
+				break;
+			r = ranges_overlapping(used, cand, cand + size);
+			if (r == NULL)
+				break;
+			cand = (r->hi + rstep - 1) / rstep * rstep;
+			if (cand < r->hi)
+				cand = UINT64_MAX;	/* overflow: no room */
+		}
+		if (cand + size < cand || cand + size > limit) {
+			/* Nowhere to go: keep its own addresses, where pprof
+			 * may take some frames for another place's. */
+			p->base = p->pref;
+			p->relocated = false;
+			(*collisions)++;
+			continue;
+		}
+		p->base = cand - p->lo;
+		ranges_take(used, cand, cand + size);
+		(*relocated)++;
+	}
+}
+
+int
+bases_assign(struct place *places, size_t nplaces,
+	     const struct mapping *const *kernel, size_t nkernel,
+	     unsigned slot_bytes,
+	     size_t *relocated, size_t *collisions)
+{
+	struct place **order;
+	struct ranges used;
+	size_t i, n = 0, nranges;
+	uint64_t limit = slot_bytes == 4 ? (1ULL << 32) : UINT64_MAX;
+	int ret = 0;
+
+	order = malloc((nplaces + 1) * sizeof(*order));
+	used.n = 0;
+	used.root = NIL;
+	used.state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)&used;
+	nranges = bases_nsegs(places, nplaces) + nplaces + nkernel + 2;
+	used.v = nranges < UINT32_MAX ? malloc(nranges * sizeof(*used.v))
+				      : NULL;
+	if (order == NULL || used.v == NULL) {
+		ret = -1;
+		goto out;
+	}
+	for (i = 0; i < nkernel; i++)
+		ranges_take(&used, kernel[i]->start, kernel[i]->end);
+	for (i = 0; i < nplaces; i++)
+		order[n++] = &places[i];
+	qsort(order, n, sizeof(*order), cmp_place_samples);
+	/* Native addresses first, most samples first, then the places that
+	 * collided, where there is room. */
+	take_native(&used, order, n, limit);
+	take_relocated(&used, order, n, limit, slot_bytes, relocated,
+		       collisions);
+out:
+	free(order);
+	free(used.v);
+	return ret;
+}
