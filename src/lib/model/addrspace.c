@@ -9,6 +9,7 @@
 
 #include "addrspace.h"
 #include "hashtab.h"
+#include "maptree.h"
 
 #define PROT_READ_ 1
 #define PROT_WRITE_ 2
@@ -30,19 +31,12 @@ struct thread {
  */
 struct space {
 	int32_t pid;
-	uint32_t root;		/* its tree of mappings (below) */
+	uint32_t root;		/* its tree of mappings (maptree.h) */
 	uint32_t owner;		/* of the nodes it may change */
 	uint32_t sort_mark;	/* addrspace_walk_space()'s order */
 	bool used;		/* samples refer to it: copy on change */
 	char comm[32];		/* the process's name while the space was
 				   its own (the last one then) */
-};
-
-/* What addrspace_walk_space() lists, with its place in the order. */
-struct walk_item {
-	uint64_t start;
-	uint32_t map;
-	uint32_t late;		/* 1: not below the space's sort_mark */
 };
 
 struct addrspace {
@@ -56,317 +50,64 @@ struct addrspace {
 	size_t nmaps, cap_maps;
 	struct space *spaces;
 	size_t nspaces, cap_spaces;
-	struct node *nodes;	/* the nodes of every space's tree */
-	size_t nnodes, cap_nodes, nfree;
-	uint32_t free;		/* the first free node, or NIL */
-	uint32_t owners;	/* the last owner number given */
-	uint64_t seed;		/* of the nodes' priorities */
-	/* addrspace_walk_space()'s: the walk's number and, for each node,
-	 * the walk that saw it last (shifted left by one) and whether its
-	 * subtree holds a mapping that is listed every time (bit 0). */
-	uint32_t walk;
-	uint32_t *seen;
-	size_t cap_seen;
-	struct walk_item *items;
-	uint32_t *listed;
-	size_t cap_items;
+	struct maptree tree;	/* the nodes of every space's tree */
 	struct mapping kernel;	/* the kernel's text mapping */
 	bool have_kernel;
 	struct kernel_text text;	/* of KERNEL, for the hot paths */
 };
-
-/* ---- the mappings of a space, by address --------------------------------- */
-
-/*
- * The mappings of a space are in a treap (a search tree that random
- * priorities keep balanced), so that an MMAP finds the mappings it
- * replaces, and a lookup its mapping, in logarithmic time.  The mappings
- * of a space never overlap (each new one drops what it covers of those
- * it overlaps, which keep the rest as new mappings), so that a search
- * looks at most at one mapping below an address.  The key
- * is (start, not empty, index): an empty mapping (start == end) overlaps
- * none that starts where it does, so several can share a start with one
- * that is not empty; that one comes last.  A node's priority is a hash of
- * its mapping's index, seeded per addrspace.
- *
- * The trees are persistent: a space made from another (a forked process,
- * or a used space that changes) starts with the other's root, and the two
- * share every node.  A node belongs to one owner number, that of the
- * space that made it; a space changes its own nodes in place and copies
- * the others on the way to a change (path copying), so that a fork costs
- * no copy, and a change of a shared tree a path of it.  A space whose
- * tree another space comes to share takes a new owner number: its nodes
- * stay as they are from then on.  The nodes a space drops that are its
- * own go to a free list; shared ones stay (the memory is that of the
- * nodes ever made: a few per record).
- */
-#define NIL UINT32_MAX
-
-struct node {
-	uint64_t start;
-	uint32_t map;		/* index into addrspace.maps */
-	uint32_t left, right;	/* nodes, or NIL; a free node's next free
-				   one is its LEFT */
-	uint32_t owner;		/* the space that may change it */
-};
-
-struct key {
-	uint64_t start;
-	uint32_t full;		/* 1: the mapping is not empty */
-	uint32_t map;
-};
-
-/* The priority of node T: a hash (splitmix64's) of its mapping's index
- * and the seed, so that the copies of a node agree. */
-static inline uint64_t
-prio(const struct addrspace *as, uint32_t t)
-{
-	uint64_t x = as->seed + as->nodes[t].map * 0x9e3779b97f4a7c15ULL;
-
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-/* Node T's key below K. */
-static inline bool
-key_below(const struct addrspace *as, uint32_t t, const struct key *k)
-{
-	const struct node *n = &as->nodes[t];
-	uint32_t full;
-
-	if (n->start != k->start)
-		return n->start < k->start;
-	full = as->maps[n->map].end > n->start;
-	if (full != k->full)
-		return full < k->full;
-	return n->map < k->map;
-}
-
-/* Room for N new nodes, so that the tree operations that follow cannot
- * fail half done.  0, or -1 when out of memory. */
-static int
-nodes_reserve(struct addrspace *as, size_t n)
-{
-	size_t nc;
-	struct node *nn;
-
-	if (as->nfree + (as->cap_nodes - as->nnodes) >= n)
-		return 0;
-	nc = as->cap_nodes ? as->cap_nodes : 64;
-	while (as->nfree + (nc - as->nnodes) < n)
-		nc *= 2;
-	if (nc >= NIL)
-		return -1;
-	nn = realloc(as->nodes, nc * sizeof(*nn));
-	if (nn == NULL)
-		return -1;
-	as->nodes = nn;
-	as->cap_nodes = nc;
-	return 0;
-}
-
-/* A node from the room reserved. */
-static uint32_t
-node_new(struct addrspace *as)
-{
-	uint32_t t = as->free;
-
-	if (t != NIL) {
-		as->free = as->nodes[t].left;
-		as->nfree--;
-		return t;
-	}
-	return (uint32_t)as->nnodes++;
-}
-
-/* Node T as OWNER may change it: T if it is OWNER's, else a copy. */
-static uint32_t
-node_own(struct addrspace *as, uint32_t t, uint32_t owner)
-{
-	uint32_t c;
-
-	if (as->nodes[t].owner == owner)
-		return t;
-	c = node_new(as);
-	as->nodes[c] = as->nodes[t];
-	as->nodes[c].owner = owner;
-	return c;
-}
-
-/* The nodes on the way from T down to where key K is or would go: the
- * most that splitting T at K copies. */
-static size_t
-tree_path(const struct addrspace *as, uint32_t t, const struct key *k)
-{
-	size_t n = 0;
-
-	for (; t != NIL; n++)
-		t = key_below(as, t, k) ? as->nodes[t].right
-					: as->nodes[t].left;
-	return n;
-}
-
-/* Subtree T split, for OWNER, into the keys below K (*L) and the others
- * (*R); room for tree_path() nodes must be there. */
-static void
-tree_split(struct addrspace *as, uint32_t owner, uint32_t t,
-	   const struct key *k, uint32_t *l, uint32_t *r)
-{
-	uint32_t a, b;
-
-	if (t == NIL) {
-		*l = *r = NIL;
-		return;
-	}
-	t = node_own(as, t, owner);
-	if (key_below(as, t, k)) {
-		tree_split(as, owner, as->nodes[t].right, k, &a, &b);
-		as->nodes[t].right = a;
-		*l = t;
-		*r = b;
-	} else {
-		tree_split(as, owner, as->nodes[t].left, k, &a, &b);
-		as->nodes[t].left = b;
-		*l = a;
-		*r = t;
-	}
-}
-
-/* Subtrees A and B (every key of A below every key of B) as one, for
- * OWNER.  The nodes it changes are the right edge of A and the left edge
- * of B, which are OWNER's after a split (tree_split() made them so). */
-static uint32_t
-tree_merge(struct addrspace *as, uint32_t owner, uint32_t a, uint32_t b)
-{
-	uint32_t t;
-
-	if (a == NIL)
-		return b;
-	if (b == NIL)
-		return a;
-	if (prio(as, a) >= prio(as, b)) {
-		a = node_own(as, a, owner);
-		t = tree_merge(as, owner, as->nodes[a].right, b);
-		as->nodes[a].right = t;
-		return a;
-	}
-	b = node_own(as, b, owner);
-	t = tree_merge(as, owner, a, as->nodes[b].left);
-	as->nodes[b].left = t;
-	return b;
-}
-
-/* The nodes of subtree T that OWNER owns onto the free list.  Below a
- * node of another owner, none is OWNER's: a node is copied before its
- * links change. */
-static void
-tree_release(struct addrspace *as, uint32_t owner, uint32_t t)
-{
-	if (t == NIL || as->nodes[t].owner != owner)
-		return;
-	tree_release(as, owner, as->nodes[t].left);
-	tree_release(as, owner, as->nodes[t].right);
-	as->nodes[t].left = as->free;
-	as->free = t;
-	as->nfree++;
-}
-
-/* The node of SP with the greatest key below K, or NIL. */
-static uint32_t
-tree_below(const struct addrspace *as, const struct space *sp,
-	   const struct key *k)
-{
-	uint32_t t = sp->root, best = NIL;
-
-	while (t != NIL) {
-		if (key_below(as, t, k)) {
-			best = t;
-			t = as->nodes[t].right;
-		} else {
-			t = as->nodes[t].left;
-		}
-	}
-	return best;
-}
-
-/* The node of SP with the least key not below K, or NIL. */
-static uint32_t
-tree_from(const struct addrspace *as, const struct space *sp,
-	  const struct key *k)
-{
-	uint32_t t = sp->root, best = NIL;
-
-	while (t != NIL) {
-		if (key_below(as, t, k)) {
-			t = as->nodes[t].right;
-		} else {
-			best = t;
-			t = as->nodes[t].left;
-		}
-	}
-	return best;
-}
-
-/* Drop the mappings of SP with keys from LO to below HI.  0, or -1 when
- * out of memory (SP is as it was). */
-static int
-tree_drop(struct addrspace *as, struct space *sp, const struct key *lo,
-	  const struct key *hi)
-{
-	uint32_t a, b, mid, c;
-
-	/* Each split copies at most its path (the second one's, in B, is
-	 * part of HI's in the whole tree); the merges join edges the
-	 * splits copied.  Twice that, to be safe. */
-	if (nodes_reserve(as, 2 * (tree_path(as, sp->root, lo) +
-				   tree_path(as, sp->root, hi))) < 0)
-		return -1;
-	tree_split(as, sp->owner, sp->root, lo, &a, &b);
-	tree_split(as, sp->owner, b, hi, &mid, &c);
-	tree_release(as, sp->owner, mid);
-	sp->root = tree_merge(as, sp->owner, a, c);
-	return 0;
-}
-
-/* Add mapping MAP to SP.  0, or -1 when out of memory. */
-static int
-tree_insert(struct addrspace *as, struct space *sp, uint32_t map)
-{
-	const struct mapping *m = &as->maps[map];
-	struct key k = { m->start, m->end > m->start, map };
-	uint32_t t, l, r;
-
-	if (nodes_reserve(as, 2 * tree_path(as, sp->root, &k) + 1) < 0)
-		return -1;
-	t = node_new(as);
-	as->nodes[t].start = m->start;
-	as->nodes[t].map = map;
-	as->nodes[t].left = as->nodes[t].right = NIL;
-	as->nodes[t].owner = sp->owner;
-	tree_split(as, sp->owner, sp->root, &k, &l, &r);
-	sp->root = tree_merge(as, sp->owner,
-			      tree_merge(as, sp->owner, l, t), r);
-	return 0;
-}
 
 /* A new owner number for SP: the nodes it has are shared from now on.
  * 0, or -1 when the numbers have run out. */
 static int
 space_share(struct addrspace *as, struct space *sp)
 {
-	if (as->owners == UINT32_MAX)
-		return -1;
-	sp->owner = ++as->owners;
-	return 0;
+	return maptree_owner_new(&as->tree, &sp->owner);
 }
 
 /* SP emptied. */
 static void
 space_clear(struct addrspace *as, struct space *sp)
 {
-	tree_release(as, sp->owner, sp->root);
-	sp->root = NIL;
+	maptree_clear(&as->tree, &sp->root, sp->owner);
+}
+
+/* The node of SP with the greatest key below K, or MAPTREE_NIL. */
+static uint32_t
+space_below(const struct addrspace *as, const struct space *sp,
+	    const struct maptree_key *k)
+{
+	return maptree_below(&as->tree, as->maps, sp->root, k);
+}
+
+/* The node of SP with the least key not below K, or MAPTREE_NIL. */
+static uint32_t
+space_from(const struct addrspace *as, const struct space *sp,
+	   const struct maptree_key *k)
+{
+	return maptree_from(&as->tree, as->maps, sp->root, k);
+}
+
+/* Drop the mappings of SP with keys from LO to below HI.  0, or -1 when
+ * out of memory (SP is as it was). */
+static int
+space_drop(struct addrspace *as, struct space *sp,
+	   const struct maptree_key *lo, const struct maptree_key *hi)
+{
+	return maptree_drop(&as->tree, as->maps, &sp->root, sp->owner, lo, hi);
+}
+
+/* Add mapping MAP to SP.  0, or -1 when out of memory. */
+static int
+space_insert(struct addrspace *as, struct space *sp, uint32_t map)
+{
+	return maptree_insert(&as->tree, as->maps, &sp->root, sp->owner, map);
+}
+
+/* The mapping of node T of a space's tree. */
+static inline const struct mapping *
+node_mapping(const struct addrspace *as, uint32_t t)
+{
+	return &as->maps[maptree_map(&as->tree, t)];
 }
 
 /* ---- processes and threads ---------------------------------------------- */
@@ -375,10 +116,7 @@ static void
 addrspace_init(struct addrspace *as)
 {
 	memset(as, 0, sizeof(*as));
-	as->free = NIL;
-	/* Priorities no input can foresee: a tree that inputs could make
-	 * deep would make the work quadratic (and the recursion deep). */
-	as->seed = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)as;
+	maptree_init(&as->tree);
 }
 
 static void
@@ -390,10 +128,7 @@ addrspace_release(struct addrspace *as)
 		free(as->maps[i].path);
 	free(as->maps);
 	free(as->spaces);
-	free(as->nodes);
-	free(as->seen);
-	free(as->items);
-	free(as->listed);
+	maptree_release(&as->tree);
 	free(as->procs);
 	hashtab_free(&as->proc_index);
 	free(as->threads);
@@ -451,7 +186,7 @@ new_space(struct addrspace *as, int32_t pid, uint32_t from)
 	sp = &as->spaces[as->nspaces];
 	memset(sp, 0, sizeof(*sp));
 	sp->pid = pid;
-	sp->root = NIL;
+	sp->root = MAPTREE_NIL;
 	if (space_share(as, sp) < 0)
 		return UINT32_MAX;
 	if (from != UINT32_MAX) {
@@ -574,7 +309,7 @@ add_mapping(struct addrspace *as, const struct mapping *m, int32_t pid)
 		size_t nc = as->cap_maps ? as->cap_maps * 2 : 64;
 		struct mapping *nm;
 
-		if (nc >= NIL)
+		if (nc >= MAPTREE_NIL)
 			return -1;
 		nm = realloc(as->maps, nc * sizeof(*nm));
 
@@ -608,7 +343,68 @@ add_part(struct addrspace *as, struct space *sp, const struct mapping *old,
 	part.end = end;
 	if (add_mapping(as, &part, pid) < 0)
 		return -1;
-	return tree_insert(as, sp, (uint32_t)(as->nmaps - 1));
+	return space_insert(as, sp, (uint32_t)(as->nmaps - 1));
+}
+
+/* M, a mapping of the kernel's text, as the kernel's mapping unless
+ * there is one.  0, or -1 when out of memory. */
+static int
+set_kernel(struct addrspace *as, const struct mapping *m)
+{
+	/* perf names the kernel's text "[kernel.kallsyms]_text" (or
+	 * "_stext"); the first one is the kernel proper, later ones with
+	 * that prefix are modules. */
+	if (as->have_kernel)
+		return 0;
+	as->kernel = *m;
+	/* Old perf (3.x) wrote the kernel's mapping from 0, with the
+	 * address of _stext as pgoff: the text starts there. */
+	if (m->start < m->pgoff && m->pgoff < m->end)
+		as->kernel.start = m->pgoff;
+	/* ...and to the end of a 64-bit address space, also for a 32-bit
+	 * kernel. */
+	if (as->kernel.start < (1ULL << 32) && as->kernel.end > (1ULL << 32))
+		as->kernel.end = 1ULL << 32;
+	as->kernel.path = strdup("[kernel.kallsyms]");
+	if (as->kernel.path == NULL)
+		return -1;
+	as->kernel.exec = true;
+	as->kernel.pid = -1;
+	as->have_kernel = true;
+	as->text.start = as->kernel.start;
+	as->text.end = as->kernel.end;
+	as->text.known = true;
+	return 0;
+}
+
+/* Drop what mapping M covers from the current space of P, which it
+ * overlaps: node BELOW (unless MAPTREE_NIL), which starts below M and
+ * reaches past its start, and, with INSIDE, those that start inside M.
+ * The space changed (space_to_change()), or NULL when out of memory. */
+static struct space *
+drop_covered(struct addrspace *as, struct process *p,
+	     const struct mapping *m, uint32_t below, bool inside)
+{
+	struct maptree_key lo = { m->start, 1, 0 }, hi = { m->end, 0, 0 };
+	struct maptree_key at = { 0, 1, 0 }, next;
+	struct space *sp;
+
+	if (below != MAPTREE_NIL) {
+		at.start = maptree_start(&as->tree, below);
+		at.map = maptree_map(&as->tree, below);
+	}
+	sp = space_to_change(as, p, false);
+	if (sp == NULL)
+		return NULL;
+	if (below != MAPTREE_NIL) {
+		next = at;
+		next.map++;
+		if (space_drop(as, sp, &at, &next) < 0)
+			return NULL;
+	}
+	if (inside && space_drop(as, sp, &lo, &hi) < 0)
+		return NULL;
+	return sp;
 }
 
 int
@@ -616,38 +412,14 @@ addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m)
 {
 	struct process *p;
 	struct space *sp;
-	struct key lo = { m->start, 1, 0 }, hi = { m->end, 0, 0 }, at;
+	struct maptree_key lo = { m->start, 1, 0 }, hi = { m->end, 0, 0 };
+	struct maptree_key at = { m->start, 0, 0 };
 	struct mapping before, after;
 	uint32_t below, from, last;
 	bool crossed, inside, beyond;
 
-	if (pid == -1 && is_kernel_path(m->path)) {
-		/* perf names the kernel's text "[kernel.kallsyms]_text" (or
-		 * "_stext"); the first one is the kernel proper, later ones
-		 * with that prefix are modules. */
-		if (as->have_kernel)
-			return 0;
-		as->kernel = *m;
-		/* Old perf (3.x) wrote the kernel's mapping from 0, with the
-		 * address of _stext as pgoff: the text starts there. */
-		if (m->start < m->pgoff && m->pgoff < m->end)
-			as->kernel.start = m->pgoff;
-		/* ...and to the end of a 64-bit address space, also for a
-		 * 32-bit kernel. */
-		if (as->kernel.start < (1ULL << 32) &&
-		    as->kernel.end > (1ULL << 32))
-			as->kernel.end = 1ULL << 32;
-		as->kernel.path = strdup("[kernel.kallsyms]");
-		if (as->kernel.path == NULL)
-			return -1;
-		as->kernel.exec = true;
-		as->kernel.pid = -1;
-		as->have_kernel = true;
-		as->text.start = as->kernel.start;
-		as->text.end = as->kernel.end;
-		as->text.known = true;
-		return 0;
-	}
+	if (pid == -1 && is_kernel_path(m->path))
+		return set_kernel(as, m);
 	p = addrspace_process(as, pid);
 	if (p == NULL)
 		return -1;
@@ -657,44 +429,30 @@ addrspace_mmap(struct addrspace *as, int32_t pid, const struct mapping *m)
 	 * not overlap; not empty, as it reaches past its start), and those
 	 * that start inside it, but for empty ones at its very start.  The
 	 * last one that starts below its end may reach past that. */
-	at.start = m->start;
-	at.full = at.map = 0;
-	below = tree_below(as, sp, &at);
-	crossed = below != NIL && as->maps[as->nodes[below].map].end > m->start;
-	from = tree_from(as, sp, &lo);
-	inside = from != NIL && as->nodes[from].start < m->end;
-	last = tree_below(as, sp, &hi);
-	beyond = last != NIL && as->maps[as->nodes[last].map].end > m->end &&
+	below = space_below(as, sp, &at);
+	crossed = below != MAPTREE_NIL &&
+		  node_mapping(as, below)->end > m->start;
+	from = space_from(as, sp, &lo);
+	inside = from != MAPTREE_NIL &&
+		 maptree_start(&as->tree, from) < m->end;
+	last = space_below(as, sp, &hi);
+	beyond = last != MAPTREE_NIL && node_mapping(as, last)->end > m->end &&
 		 (crossed || inside);
 	if (crossed || inside) {
 		/* As perf does, the mappings overlapped keep the parts the
 		 * new one does not cover: the part below it and the part
 		 * above it, each a mapping of its own. */
 		if (crossed)
-			before = as->maps[as->nodes[below].map];
+			before = *node_mapping(as, below);
 		if (beyond)
-			after = as->maps[as->nodes[last].map];
-		if (crossed) {
-			at.start = as->nodes[below].start;
-			at.full = 1;
-			at.map = as->nodes[below].map;
-		}
-		sp = space_to_change(as, p, false);
+			after = *node_mapping(as, last);
+		sp = drop_covered(as, p, m, crossed ? below : MAPTREE_NIL,
+				  inside);
 		if (sp == NULL)
-			return -1;
-		/* Drop what the new mapping covers. */
-		if (crossed) {
-			struct key next = at;
-
-			next.map++;
-			if (tree_drop(as, sp, &at, &next) < 0)
-				return -1;
-		}
-		if (inside && tree_drop(as, sp, &lo, &hi) < 0)
 			return -1;
 	}
 	if (add_mapping(as, m, pid) < 0 ||
-	    tree_insert(as, sp, (uint32_t)(as->nmaps - 1)) < 0)
+	    space_insert(as, sp, (uint32_t)(as->nmaps - 1)) < 0)
 		return -1;
 	if (crossed && add_part(as, sp, &before, before.start, m->start) < 0)
 		return -1;
@@ -788,7 +546,7 @@ const struct mapping *
 addrspace_resolve(struct addrspace *as, uint32_t sid, uint64_t addr)
 {
 	struct space *sp = &as->spaces[sid];
-	struct key k = { addr, 1, UINT32_MAX };
+	struct maptree_key k = { addr, 1, UINT32_MAX };
 	uint32_t t, e;
 	const struct mapping *m;
 
@@ -796,18 +554,18 @@ addrspace_resolve(struct addrspace *as, uint32_t sid, uint64_t addr)
 	sp->sort_mark = (uint32_t)as->nmaps;
 	/* The last mapping that starts at or below ADDR (they do not
 	 * overlap), the one that is not empty if any. */
-	t = tree_below(as, sp, &k);
-	if (t == NIL)
+	t = space_below(as, sp, &k);
+	if (t == MAPTREE_NIL)
 		return NULL;
-	m = &as->maps[as->nodes[t].map];
+	m = node_mapping(as, t);
 	/* ...unless an empty one at its start came after it: the answer
 	 * is the last mapping to come at that start, as it has always
 	 * been. */
 	k.start = m->start;
 	k.map = 0;
-	e = tree_below(as, sp, &k);
-	if (e != NIL && as->nodes[e].start == m->start &&
-	    as->nodes[e].map > as->nodes[t].map)
+	e = space_below(as, sp, &k);
+	if (e != MAPTREE_NIL && maptree_start(&as->tree, e) == m->start &&
+	    maptree_map(&as->tree, e) > maptree_map(&as->tree, t))
 		return NULL;
 	return addr < m->end ? m : NULL;
 }
@@ -875,112 +633,10 @@ addrspace_nspaces(const struct addrspace *as)
 
 /* ---- walks ------------------------------------------------------------- */
 
-/*
- * A walk lists the mappings of the spaces it is asked for, each once:
- * the layout of a profile wants every executable mapping of every space
- * with samples, and spaces share most of their mappings (the forks of a
- * process; the spaces of one process, one for each change after a
- * sample), so that listing each in full would take time (and a list of
- * each space, memory) of the spaces times their mappings.  A subtree
- * seen before in the walk is the same (the trees change no more while it
- * lasts) and is skipped, but for the mappings the caller wants every
- * time, which the marks say where to find.
- */
-
 int
 addrspace_walk_begin(struct addrspace *as)
 {
-	if (as->cap_seen < as->nnodes) {
-		uint32_t *ns = realloc(as->seen, as->nnodes * sizeof(*ns));
-
-		if (ns == NULL)
-			return -1;
-		memset(ns + as->cap_seen, 0,
-		       (as->nnodes - as->cap_seen) * sizeof(*ns));
-		as->seen = ns;
-		as->cap_seen = as->nnodes;
-	}
-	if (as->walk == UINT32_MAX >> 1) {
-		memset(as->seen, 0, as->cap_seen * sizeof(*as->seen));
-		as->walk = 0;
-	}
-	as->walk++;
-	return 0;
-}
-
-/* Room for one more item in AS's list.  0, or -1 when out of memory. */
-static int
-walk_reserve(struct addrspace *as, size_t n)
-{
-	size_t nc;
-	struct walk_item *ni;
-	uint32_t *nl;
-
-	if (n < as->cap_items)
-		return 0;
-	nc = as->cap_items ? 2 * as->cap_items : 64;
-	ni = realloc(as->items, nc * sizeof(*ni));
-	if (ni == NULL)
-		return -1;
-	as->items = ni;
-	nl = realloc(as->listed, nc * sizeof(*nl));
-	if (nl == NULL)
-		return -1;
-	as->listed = nl;
-	as->cap_items = nc;
-	return 0;
-}
-
-/* The executable mappings of subtree T onto the list from *N on: those
- * first seen in this walk and those that EVERY says to list always.  1
- * if the subtree holds one of the latter, 0 if not, -1 when out of
- * memory. */
-static int
-walk_tree(struct addrspace *as, uint32_t t, uint32_t mark,
-	  bool (*every)(const struct mapping *), size_t *n)
-{
-	const struct mapping *m;
-	bool seen, always;
-	int l, r;
-
-	if (t == NIL)
-		return 0;
-	seen = t < as->cap_seen && as->seen[t] >> 1 == as->walk;
-	if (seen && !(as->seen[t] & 1))
-		return 0;
-	m = &as->maps[as->nodes[t].map];
-	always = m->exec && every(m);
-	l = walk_tree(as, as->nodes[t].left, mark, every, n);
-	if (l < 0)
-		return -1;
-	if (m->exec && (!seen || always)) {
-		if (walk_reserve(as, *n) < 0)
-			return -1;
-		as->items[*n].start = m->start;
-		as->items[*n].map = as->nodes[t].map;
-		as->items[*n].late = as->nodes[t].map >= mark;
-		(*n)++;
-	}
-	r = walk_tree(as, as->nodes[t].right, mark, every, n);
-	if (r < 0)
-		return -1;
-	if (t < as->cap_seen)
-		as->seen[t] = as->walk << 1 | (l || r || always);
-	return l || r || always;
-}
-
-/* The order of a space's list: the mappings below its sort mark by start
- * (then as they came), then the others as they came. */
-static int
-cmp_items(const void *a, const void *b)
-{
-	const struct walk_item *x = a, *y = b;
-
-	if (x->late != y->late)
-		return x->late < y->late ? -1 : 1;
-	if (!x->late && x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->map < y->map ? -1 : x->map > y->map;
+	return maptree_walk_begin(&as->tree);
 }
 
 int
@@ -989,20 +645,9 @@ addrspace_walk_space(struct addrspace *as, uint32_t sid,
 		     const uint32_t **maps, size_t *n)
 {
 	const struct space *sp = &as->spaces[sid];
-	size_t i, k = 0;
 
-	*maps = NULL;
-	*n = 0;
-	if (walk_tree(as, sp->root, sp->sort_mark, every, &k) < 0)
-		return -1;
-	if (k == 0)
-		return 0;
-	qsort(as->items, k, sizeof(*as->items), cmp_items);
-	for (i = 0; i < k; i++)
-		as->listed[i] = as->items[i].map;
-	*maps = as->listed;
-	*n = k;
-	return 0;
+	return maptree_walk(&as->tree, as->maps, sp->root, sp->sort_mark,
+			    every, maps, n);
 }
 
 int32_t
