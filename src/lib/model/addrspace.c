@@ -64,13 +64,6 @@ space_share(struct addrspace *as, struct space *sp)
 	return maptree_owner_new(&as->tree, &sp->owner);
 }
 
-/* SP emptied. */
-static void
-space_clear(struct addrspace *as, struct space *sp)
-{
-	maptree_clear(&as->tree, &sp->root, sp->owner);
-}
-
 /* The node of SP with the greatest key below K, or MAPTREE_NIL. */
 static uint32_t
 space_below(const struct addrspace *as, const struct space *sp,
@@ -280,20 +273,16 @@ addrspace_sample_space(struct addrspace *as, int32_t pid, uint32_t *sid)
 }
 
 /* The current space of P, ready to change: a used space gives way to a
- * new one that shares its mappings (or, with EMPTY, to an empty one).
- * NULL when out of memory. */
+ * new one that shares its mappings.  NULL when out of memory. */
 static struct space *
-space_to_change(struct addrspace *as, struct process *p, bool empty)
+space_to_change(struct addrspace *as, struct process *p)
 {
 	struct space *sp = &as->spaces[p->space];
 	uint32_t sid;
 
-	if (!sp->used) {
-		if (empty)
-			space_clear(as, sp);
+	if (!sp->used)
 		return sp;
-	}
-	sid = new_space(as, p->pid, empty ? UINT32_MAX : p->space);
+	sid = new_space(as, p->pid, p->space);
 	if (sid == UINT32_MAX)
 		return NULL;
 	p->space = sid;
@@ -393,7 +382,7 @@ drop_covered(struct addrspace *as, struct process *p,
 		at.start = maptree_start(&as->tree, below);
 		at.map = maptree_map(&as->tree, below);
 	}
-	sp = space_to_change(as, p, false);
+	sp = space_to_change(as, p);
 	if (sp == NULL)
 		return NULL;
 	if (below != MAPTREE_NIL) {
@@ -478,7 +467,7 @@ addrspace_comm(struct addrspace *as, int32_t pid, int32_t tid,
 	if (pid == tid || p->comm[0] == '\0')
 		memcpy(p->comm, t->comm, len + 1);
 	/* The old mappings stay until MMAPs replace them (addrspace.h) */
-	if (exec && space_to_change(as, p, false) == NULL)
+	if (exec && space_to_change(as, p) == NULL)
 		return -1;
 	memcpy(as->spaces[p->space].comm, p->comm, sizeof(p->comm));
 	return 0;

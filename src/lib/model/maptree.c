@@ -278,13 +278,6 @@ maptree_insert(struct maptree *mt, const struct mapping *maps,
 	return 0;
 }
 
-void
-maptree_clear(struct maptree *mt, uint32_t *root, uint32_t owner)
-{
-	maptree_free_owned(mt, owner, *root);
-	*root = NIL;
-}
-
 /* ---- walks ------------------------------------------------------------- */
 
 /*

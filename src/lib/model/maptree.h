@@ -122,8 +122,6 @@ int maptree_insert(struct maptree *mt, const struct mapping *maps,
 int maptree_drop(struct maptree *mt, const struct mapping *maps,
 		 uint32_t *root, uint32_t owner,
 		 const struct maptree_key *lo, const struct maptree_key *hi);
-/* The tree *ROOT of OWNER emptied. */
-void maptree_clear(struct maptree *mt, uint32_t *root, uint32_t owner);
 
 /* Starts a walk: the trees must not change while it lasts.  0, or -1
  * when out of memory. */
