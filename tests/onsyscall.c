@@ -4,14 +4,18 @@
  * that a test can make a file shrink, or a signal arrive, at an exact
  * point of a run, with no sleeps and no races.
  *
- *	onsyscall mmap|open PATH truncate=SIZE|signal=N -- CMD [ARG...]
+ *	onsyscall mmap|open PATH truncate=SIZE|signal=N[:inherit] -- CMD [ARG...]
  *
  * The command's first thread is traced (ptrace, PTRACE_GET_SYSCALL_INFO)
  * until mmap() maps, or open()/openat() opens, a file whose absolute path
  * starts with PATH's.  Then, the call returned, that file is truncated to
  * SIZE bytes ("page": the page size), or the thread gets signal N (a
  * number or a name without SIG: TERM, USR1, ...), and the
- * command runs on untraced.  The trace follows exec(), so CMD may be a
+ * command runs on untraced.  CMD starts with signal N's default action,
+ * whatever onsyscall inherited (a test run in the background of a shell
+ * without job control inherits SIGINT and SIGQUIT ignored); with
+ * ":inherit" it keeps the inherited one (a test of what an ignored
+ * signal does).  The trace follows exec(), so CMD may be a
  * wrapper script that execs the tool (as make check-valgrind's do).
  *
  * Prints "onsyscall: acted at PATH" on stderr when it acted.  Exits with
@@ -51,9 +55,10 @@ fd_matches(pid_t pid, long fd, const char *prefix, char *path, size_t size)
 	return strncmp(path, prefix, strlen(prefix)) == 0;
 }
 
-/* Signal NAME ("TERM") or number, or 0. */
+/* Signal NAME ("TERM") or number, or 0; a ":inherit" after it sets
+ * *INHERIT. */
 static int
-signal_number(const char *name)
+signal_number(const char *name, int *inherit)
 {
 	static const struct {
 		const char *name;
@@ -64,10 +69,12 @@ signal_number(const char *name)
 		{ "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "XCPU", SIGXCPU },
 		{ "VTALRM", SIGVTALRM }, { "XFSZ", SIGXFSZ },
 	};
-	size_t i;
+	size_t i, len = strcspn(name, ":");
 
+	*inherit = strcmp(name + len, ":inherit") == 0;
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (strcmp(name, sigs[i].name) == 0)
+		if (strlen(sigs[i].name) == len &&
+		    strncmp(name, sigs[i].name, len) == 0)
 			return sigs[i].sig;
 	return atoi(name);
 }
@@ -110,13 +117,13 @@ main(int argc, char **argv)
 	struct __ptrace_syscall_info info;
 	const char *slash;
 	long nr = -1, size = -1, fd = -1;
-	int st, sig = 0, want_mmap;
+	int st, sig = 0, inherit = 0, want_mmap;
 	pid_t pid;
 
 	if (argc < 6 || strcmp(argv[4], "--") != 0 ||
 	    (strcmp(argv[1], "mmap") != 0 && strcmp(argv[1], "open") != 0)) {
 		fprintf(stderr, "usage: onsyscall mmap|open PATH "
-			"truncate=SIZE|signal=N -- CMD [ARG...]\n");
+			"truncate=SIZE|signal=N[:inherit] -- CMD [ARG...]\n");
 		return 99;
 	}
 	want_mmap = strcmp(argv[1], "mmap") == 0;
@@ -125,7 +132,7 @@ main(int argc, char **argv)
 	else if (strncmp(argv[3], "truncate=", 9) == 0)
 		size = atol(argv[3] + 9);
 	else if (strncmp(argv[3], "signal=", 7) == 0)
-		sig = signal_number(argv[3] + 7);
+		sig = signal_number(argv[3] + 7, &inherit);
 	if (size < 0 && sig <= 0) {
 		fprintf(stderr, "onsyscall: bad action %s\n", argv[3]);
 		return 99;
@@ -150,6 +157,8 @@ main(int argc, char **argv)
 		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0)
 			_exit(126);
 		raise(SIGSTOP);
+		if (sig > 0 && !inherit)
+			signal(sig, SIG_DFL);
 		execvp(argv[5], argv + 5);
 		perror("onsyscall: exec");
 		_exit(127);

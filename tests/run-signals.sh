@@ -151,7 +151,7 @@ for sig in HUP INT QUIT TERM PIPE ALRM USR1 USR2 XCPU VTALRM; do
 done
 # ignored from the start: the conversion goes on
 check_exit 0 sh -c 'trap "" HUP && exec "$@"' sh \
-	"$ONSYSCALL" open "$PWD/sig.prof.tmp" signal=HUP -- \
+	"$ONSYSCALL" open "$PWD/sig.prof.tmp" signal=HUP:inherit -- \
 	"$PERF2GPERF" -q "$hot" sig.prof
 cmp ref.prof sig.prof || fail "with SIGHUP ignored, a different profile"
 no_leftovers
