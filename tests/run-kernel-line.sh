@@ -39,7 +39,9 @@
 #     pprof gives the module and the kernel's text each the shares that
 #     perf report --children --sort dso gives (checked against perf when
 #     installed, pinned from it otherwise); the profile without the
-#     module's line is the control.
+#     module's line is the control.  The pprof output (--format=pprof)
+#     gives the module a Mapping of its own, and Go pprof the same
+#     shares from it.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 . "$top_srcdir/tests/stacks.sh"
 . "$top_srcdir/tests/shares.sh"
@@ -236,5 +238,23 @@ libc.so.6${TAB}0.00${TAB}66.67
 EOT
 shares_check mod ' \[p2gmod\]$' "the module's line" \
 	"the module's frames are the module's"
+
+# the pprof output: a Mapping for the module, at the module's range
+check_exit 0 "$PERF2GPERF" -q "$data" mod.pb.gz
+if command -v go > /dev/null 2>&1; then
+	go_env
+	go tool pprof -raw -symbolize=none mod.pb.gz > modpb.raw 2> modpb.err || {
+		cat modpb.err >&2
+		fail "go tool pprof cannot read mod.pb.gz"
+	}
+	grep -q '^[0-9]*: 0xffffffffc0000000/0xffffffffc0010000/0x0 \[p2gmod\]' \
+		modpb.raw || {
+		sed -n '/^Mappings/,$p' modpb.raw >&2
+		fail "no Mapping of the module in mod.pb.gz"
+	}
+	shares_go_raw modpb.raw > modpb.shares
+	compare_text mod.exp modpb.shares "Go pprof's shares of mod.pb.gz"
+	echo "Go pprof: the module's frames are the module's in the pprof output"
+fi
 
 exit 0
