@@ -15,6 +15,9 @@
 #     And a --vmlinux made at test time (gcc, ld), relocated as the
 #     recording's kernel map says, refused with another build ID, and
 #     found without --vmlinux where perf looks first (./vmlinux).
+#     Through the outputs with names: hot.perf.data's kernel frames, and
+#     the frame of regress/kernel-module.perf.data's module, as perf
+#     script names them with the same --kallsyms (below).
 #  2. The oracle: perf record -g of a shell reading /proc files (frames
 #     deep in the kernel), with perf's build-ID cache in the test
 #     directory; every frame's name, kernel and user-space, must be perf
@@ -210,6 +213,103 @@ check_exit 2 "$PERF2GPERF" -f folded --kallsyms nonexistent "$hotdata" x.folded
 check_grep "--kallsyms: cannot read 'nonexistent'"
 check_exit 2 "$PERF2GPERF" -f folded --vmlinux nonexistent "$hotdata" x.folded
 check_grep "--vmlinux: cannot read 'nonexistent'"
+
+# A kernel module through the outputs with names.
+# regress/kernel-module.perf.data has frames at 0xffffffff8161dc84 in the
+# kernel's text and at 0xffffffffc0000123 in the module [p2gmod] (a pid
+# -1 MMAP).  mod.kallsyms names both, the module's symbols as
+# /proc/kallsyms lists them (NAME, a tab, [MODULE]): the folded output
+# (with --annotate-kernel, _[k] on the kernel's own function only, as
+# stackcollapse.py's --kernel does) and the pprof output name the
+# module's frame p2gmod_tick, and its pprof Mapping has functions.
+# decoy.kallsyms adds a symbol of a module that was not recorded between
+# p2gmod_tick and the frame: perf fixes every symbol's end before it
+# gives the symbols to the modules' maps (tools/perf/util/symbol.c,
+# __dso__load_kallsyms: symbols__fixup_end, then maps__split_kallsyms,
+# which drops the symbols of a module without a map), so p2gmod_tick
+# ends there and the frame has no name, nor its Mapping functions.
+# Pinned (kernel frames only, --kernel-only, as the user frames' names
+# depend on this machine's libc), and checked against perf script with
+# the same --kallsyms when perf is installed: its names of the kernel
+# addresses, and stackcollapse.py's stacks.  perf 6.1's Python scripts
+# get a name from kallsyms's modules followed by a NUL and "[MODULE]"
+# (trace-event-python.c passes the length the name had before
+# maps__split_kallsyms cut it at the tab), which stackcollapse.py
+# prints: left out of perf's stacks before they are compared.
+moddata=$(testfile regress/kernel-module.perf.data)
+printf '%s\n' 'ffffffff81000000 T _stext' 'ffffffff81000000 T _text' \
+	'ffffffff8161da60 T free_unref_folios' \
+	'ffffffff8161e400 T __isolate_free_page' \
+	"ffffffffc0000100 t p2gmod_tick${TAB}[p2gmod]" \
+	"ffffffffc0000200 t p2gmod_exit${TAB}[p2gmod]" > mod.kallsyms
+awk -v d="ffffffffc0000120 t decoy_fn${TAB}[p2gdecoy]" \
+	'{ print } /p2gmod_tick/ { print d }' mod.kallsyms > decoy.kallsyms
+printf '%s\n' 'ffffffff8161dc84 free_unref_folios' \
+	'ffffffffc0000123 p2gmod_tick' > mod.names.exp
+printf '%s\n' 'hot;free_unref_folios;p2gmod_tick 1' \
+	'hot;p2gmod_tick;free_unref_folios 1' > mod.kfolded.exp
+printf '%s\n' '0xffffffffc0000000/0xffffffffc0010000/0x0 [p2gmod] [FN]' \
+	> mod.map.exp
+sed 's/p2gmod_tick/[unknown]/' mod.names.exp > decoy.names.exp
+sed 's/p2gmod_tick/[unknown]/' mod.kfolded.exp | sort > decoy.kfolded.exp
+sed 's/ \[FN\]$//' mod.map.exp > decoy.map.exp
+# under valgrind, mod.kallsyms only
+kinds="mod decoy"
+[ -n "${P2G_WRAPPER:-}" ] && kinds=mod
+for k in $kinds; do
+	HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" -q -f folded \
+		--kernel-only --kallsyms $k.kallsyms "$moddata" $k.kfolded
+	compare_text $k.kfolded.exp $k.kfolded \
+		"the kernel frames of kernel-module named from $k.kallsyms"
+	HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" -q \
+		--kallsyms $k.kallsyms "$moddata" $k.pb.gz
+	if command -v go > /dev/null 2>&1; then
+		(go_env && go tool pprof -raw -symbolize=none $k.pb.gz) \
+			> $k.raw 2> $k.err || {
+			cat $k.err >&2
+			fail "go tool pprof cannot read $k.pb.gz"
+		}
+		# "ADDRESS NAME" of each kernel location, and the module's
+		# Mapping without its id
+		awk '/^Locations/ { l = 1; next } /^Mappings/ { l = 0 }
+			l && $2 ~ /^0xffff/ {
+				print substr($2, 3), (NF > 3 ? $4 : "[unknown]")
+			}' $k.raw | sort -u > $k.names.go
+		compare_text $k.names.exp $k.names.go \
+			"Go pprof's names of $k.pb.gz's kernel addresses"
+		awk '/^Mappings/ { m = 1 }
+			m && $3 == "[p2gmod]" { $1 = ""; print substr($0, 2) }' \
+			$k.raw > $k.map.go
+		compare_text $k.map.exp $k.map.go \
+			"Go pprof's Mapping of [p2gmod] in $k.pb.gz"
+	fi
+	command -v perf > /dev/null 2>&1 || continue
+	HOME=$test_dir/nohome perf script -i "$moddata" \
+		--kallsyms $k.kallsyms -F ip,sym > $k.script 2> $k.err || {
+		cat $k.err >&2
+		hard_error "perf script --kallsyms $k.kallsyms failed"
+	}
+	awk '$1 ~ /^ffff/ { print $1, $2 }' $k.script | sort -u > $k.names.perf
+	compare_text $k.names.exp $k.names.perf \
+		"perf script's names of kernel-module's kernel addresses"
+	for a in "" --annotate-kernel; do
+		HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" -q \
+			-f folded $a --kallsyms $k.kallsyms "$moddata" \
+			$k$a.folded
+		HOME=$test_dir/nohome perf script report stackcollapse \
+			-i "$moddata" --kallsyms $k.kallsyms \
+			${a:+-- --kernel} > $k$a.sc 2> $k.err || {
+			echo "note: perf's stackcollapse does not run:" \
+				"$(head -n 1 $k.err)"
+			break
+		}
+		tr '\000' '\001' < $k$a.sc |
+			sed "s/$(printf '\001')\[[^];]*\]//g" > $k$a.perf
+		compare_text $k$a.perf $k$a.folded \
+			"the folded stacks of kernel-module, $k.kallsyms $a"
+	done
+done
+echo "kernel-module: the module's frame named as perf names it"
 
 # the oracle
 command -v perf > /dev/null 2>&1 || skip "perf is not installed"
