@@ -3,12 +3,11 @@
 #include "config.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cursor.h"
 #include "cpuprof.h"
+#include "fdout.h"
 #include "stacktab.h"
 
 /* ---- writing ------------------------------------------------------------ */
@@ -33,21 +32,8 @@ struct writer {
 static void
 w_flush(struct writer *w)
 {
-	size_t done = 0;
-	ssize_t n;
-
-	while (!w->failed && done < w->len) {
-		n = write(w->fd, w->buf + done, w->len - done);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			p2g_fail(w->err, P2G_IO, P2G_NO_OFFSET, "write: %s",
-				 strerror(errno));
-			w->failed = true;
-			break;
-		}
-		done += (size_t)n;
-	}
+	if (!w->failed && fdout_write_all(w->fd, w->buf, w->len, w->err) < 0)
+		w->failed = true;
 	w->len = 0;
 }
 

@@ -17,24 +17,31 @@ fdout_init(struct fdout *w, int fd, struct p2g_error *err)
 	w->len = 0;
 }
 
-static void
-drain(struct fdout *w, const unsigned char *p, size_t n)
+int
+fdout_write_all(int fd, const void *p, size_t n, struct p2g_error *err)
 {
+	const unsigned char *s = p;
 	ssize_t k;
 
-	while (!w->failed && n > 0) {
-		k = write(w->fd, p, n);
+	while (n > 0) {
+		k = write(fd, s, n);
 		if (k < 0) {
 			if (errno == EINTR)
 				continue;
-			p2g_fail(w->err, P2G_IO, P2G_NO_OFFSET, "write: %s",
-				 strerror(errno));
-			w->failed = true;
-			break;
+			return p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
+					"write: %s", strerror(errno));
 		}
-		p += k;
+		s += k;
 		n -= (size_t)k;
 	}
+	return 0;
+}
+
+static void
+drain(struct fdout *w, const unsigned char *p, size_t n)
+{
+	if (!w->failed && fdout_write_all(w->fd, p, n, w->err) < 0)
+		w->failed = true;
 }
 
 void
