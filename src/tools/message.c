@@ -182,6 +182,24 @@ message_parse_uint(const char *opt, const char *arg, uint64_t min,
 	return v;
 }
 
+int
+message_parse_word(const char *opt, const char *arg,
+		   const struct message_word *words)
+{
+	char list[256];
+	size_t i, n, len = 0;
+
+	for (n = 0; words[n].word != NULL; n++)
+		if (strcmp(arg, words[n].word) == 0)
+			return words[n].value;
+	list[0] = '\0';
+	for (i = 0; i < n && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					i == 0 ? "" : i + 1 < n ? ", " : " or ",
+					words[i].word);
+	message_usage("%s: '%s' is not %s", opt, arg, list);
+}
+
 void
 message_exit(int status)
 {

@@ -53,6 +53,18 @@ void message_bad_option(const char *arg, int opt) __attribute__((noreturn));
 uint64_t message_parse_uint(const char *opt, const char *arg, uint64_t min,
 			    uint64_t max);
 
+/* A word an option takes, and the value it stands for. */
+struct message_word {
+	const char *word;
+	int value;
+};
+
+/* The value of the argument ARG of option OPT (e.g. "--weight") among
+ * WORDS (ended by a NULL word); else a usage error: "is not A, B or
+ * C", the words in their order. */
+int message_parse_word(const char *opt, const char *arg,
+		       const struct message_word *words);
+
 /* Flush stdout and exit with STATUS, or with 2 if stdout had a write
  * error. */
 void message_exit(int status) __attribute__((noreturn));

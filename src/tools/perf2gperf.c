@@ -204,43 +204,35 @@ struct options {
 	const char **binaries;		/* --binaries (malloc'd) */
 };
 
-/* --slot-width 32|64|auto */
-static unsigned
-parse_slot_width(const char *arg)
-{
-	if (strcmp(arg, "32") == 0)
-		return 32;
-	if (strcmp(arg, "64") == 0)
-		return 64;
-	if (strcmp(arg, "auto") != 0)
-		message_usage("--slot-width: '%s' is not 32, 64 or auto", arg);
-	return 0;
-}
-
-/* --weight samples|period */
-static enum convert_weight
-parse_weight(const char *arg)
-{
-	if (strcmp(arg, "samples") == 0)
-		return CONVERT_WEIGHT_SAMPLES;
-	if (strcmp(arg, "period") != 0)
-		message_usage("--weight: '%s' is not samples or period", arg);
-	return CONVERT_WEIGHT_PERIOD;
-}
-
-/* --format gperftools|pprof|folded */
-static enum convert_format
-parse_format(const char *arg)
-{
-	if (strcmp(arg, "gperftools") == 0)
-		return CONVERT_FORMAT_GPERFTOOLS;
-	if (strcmp(arg, "pprof") == 0)
-		return CONVERT_FORMAT_PPROF;
-	if (strcmp(arg, "folded") != 0)
-		message_usage("--format: '%s' is not gperftools, pprof or "
-			      "folded", arg);
-	return CONVERT_FORMAT_FOLDED;
-}
+/* The words that --slot-width, --weight, --format, --split (pid when it
+ * has none) and --byte-order take, in the order their messages name
+ * them. */
+static const struct message_word slot_widths[] = {
+	{ "32", 32 }, { "64", 64 }, { "auto", 0 }, { NULL, 0 },
+};
+static const struct message_word weights[] = {
+	{ "samples", CONVERT_WEIGHT_SAMPLES },
+	{ "period", CONVERT_WEIGHT_PERIOD },
+	{ NULL, 0 },
+};
+static const struct message_word formats[] = {
+	{ "gperftools", CONVERT_FORMAT_GPERFTOOLS },
+	{ "pprof", CONVERT_FORMAT_PPROF },
+	{ "folded", CONVERT_FORMAT_FOLDED },
+	{ NULL, 0 },
+};
+static const struct message_word splits[] = {
+	{ "pid", CONVERT_SPLIT_PID },
+	{ "tid", CONVERT_SPLIT_TID },
+	{ "comm", CONVERT_SPLIT_COMM },
+	{ NULL, 0 },
+};
+static const struct message_word byte_orders[] = {
+	{ "little", CONVERT_ORDER_LITTLE },
+	{ "big", CONVERT_ORDER_BIG },
+	{ "native", CONVERT_ORDER_NATIVE },
+	{ NULL, 0 },
+};
 
 /* The format OUTPUT's name asks for: .pb.gz or .pb pprof, .folded
  * folded, else gperftools. */
@@ -263,33 +255,6 @@ format_of(const char *output)
 			return by[i].f;
 	}
 	return CONVERT_FORMAT_GPERFTOOLS;
-}
-
-/* --split[=pid|tid|comm] */
-static enum convert_split
-parse_split(const char *arg)
-{
-	if (arg == NULL || strcmp(arg, "pid") == 0)
-		return CONVERT_SPLIT_PID;
-	if (strcmp(arg, "tid") == 0)
-		return CONVERT_SPLIT_TID;
-	if (strcmp(arg, "comm") != 0)
-		message_usage("--split: '%s' is not pid, tid or comm", arg);
-	return CONVERT_SPLIT_COMM;
-}
-
-/* --byte-order little|big|native */
-static enum convert_order
-parse_byte_order(const char *arg)
-{
-	if (strcmp(arg, "little") == 0)
-		return CONVERT_ORDER_LITTLE;
-	if (strcmp(arg, "big") == 0)
-		return CONVERT_ORDER_BIG;
-	if (strcmp(arg, "native") != 0)
-		message_usage("--byte-order: '%s' is not little, big or native",
-			      arg);
-	return CONVERT_ORDER_NATIVE;
 }
 
 /* Take option C (as getopt_long() returned it, with optarg) into OP. */
@@ -366,7 +331,10 @@ parse_option(int c, char **argv, struct options *op)
 		o->kernel_only = true;
 		break;
 	case 'S':
-		o->split = parse_split(optarg);
+		o->split = optarg == NULL
+				   ? CONVERT_SPLIT_PID
+				   : (enum convert_split)message_parse_word(
+					     "--split", optarg, splits);
 		break;
 	case 'm':
 		o->min_samples = message_parse_uint("--min-samples", optarg, 0,
@@ -376,16 +344,20 @@ parse_option(int c, char **argv, struct options *op)
 		op->verbose = true;
 		break;
 	case 'W':
-		o->slot_bits = parse_slot_width(optarg);
+		o->slot_bits = (unsigned)message_parse_word(
+			"--slot-width", optarg, slot_widths);
 		break;
 	case 'w':
-		o->weight = parse_weight(optarg);
+		o->weight = (enum convert_weight)message_parse_word(
+			"--weight", optarg, weights);
 		break;
 	case 'B':
-		o->byte_order = parse_byte_order(optarg);
+		o->byte_order = (enum convert_order)message_parse_word(
+			"--byte-order", optarg, byte_orders);
 		break;
 	case 'f':
-		o->format = parse_format(optarg);
+		o->format = (enum convert_format)message_parse_word(
+			"--format", optarg, formats);
 		op->format_set = true;
 		break;
 	case '1':
