@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <elf.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cursor.h"
@@ -44,25 +43,13 @@ parse_line(void *ctx, const char *l, size_t n)
 long
 kallsyms_parse(const char *buf, size_t len, struct symtab *t)
 {
-	long added = symtext_lines(buf, len, parse_line, t);
-
-	symtab_finish(t, SYMTAB_KALLSYMS);
-	return added;
+	return symtext_table(buf, len, parse_line, t, SYMTAB_KALLSYMS);
 }
 
 long
 kallsyms_read(const char *path, struct symtab *t)
 {
-	char *buf;
-	size_t len;
-	long r;
-
-	/* no kallsyms comes near 1 GiB */
-	if (symtext_slurp(path, (size_t)1 << 30, &buf, &len) < 0)
-		return -1;
-	r = kallsyms_parse(buf, len, t);
-	free(buf);
-	return r;
+	return symtext_read_table(path, parse_line, t, SYMTAB_KALLSYMS);
 }
 
 size_t

@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <elf.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,19 +36,13 @@ parse_line(void *ctx, const char *l, size_t n)
 long
 perfmap_parse(const char *buf, size_t len, struct symtab *t)
 {
-	long added = symtext_lines(buf, len, parse_line, t);
-
-	symtab_finish(t, SYMTAB_PERFMAP);
-	return added;
+	return symtext_table(buf, len, parse_line, t, SYMTAB_PERFMAP);
 }
 
 long
 perfmap_read(const char *path, struct symtab *t)
 {
 	struct stat st;
-	char *buf;
-	size_t len;
-	long r;
 	int fd;
 
 	fd = input_regular_fd(path, NULL);
@@ -60,11 +53,7 @@ perfmap_read(const char *path, struct symtab *t)
 		return -1;
 	}
 	close(fd);
-	if (symtext_slurp(path, (size_t)1 << 30, &buf, &len) < 0)
-		return -1;
-	r = perfmap_parse(buf, len, t);
-	free(buf);
-	return r;
+	return symtext_read_table(path, parse_line, t, SYMTAB_PERFMAP);
 }
 
 bool

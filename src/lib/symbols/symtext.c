@@ -61,8 +61,7 @@ fail:
 }
 
 long
-symtext_lines(const char *buf, size_t len,
-	      int (*fn)(void *ctx, const char *line, size_t n), void *ctx)
+symtext_lines(const char *buf, size_t len, symtext_line_fn fn, void *ctx)
 {
 	size_t i = 0;
 	long sum = 0;
@@ -83,6 +82,31 @@ symtext_lines(const char *buf, size_t len,
 		i = (size_t)(nl - buf) + 1;
 	}
 	return sum;
+}
+
+long
+symtext_table(const char *buf, size_t len, symtext_line_fn fn,
+	      struct symtab *t, enum symtab_kind kind)
+{
+	long added = symtext_lines(buf, len, fn, t);
+
+	symtab_finish(t, kind);
+	return added;
+}
+
+long
+symtext_read_table(const char *path, symtext_line_fn fn, struct symtab *t,
+		   enum symtab_kind kind)
+{
+	char *buf;
+	size_t len;
+	long r;
+
+	if (symtext_slurp(path, (size_t)1 << 30, &buf, &len) < 0)
+		return -1;
+	r = symtext_table(buf, len, fn, t, kind);
+	free(buf);
+	return r;
 }
 
 size_t
