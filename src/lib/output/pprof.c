@@ -156,13 +156,28 @@ hex(const uint8_t *id, size_t n)
 	return s;
 }
 
+/* A sample's Label: the key NAME, its index in *KEY (-1 until it is
+ * first needed: the string table has it where it was first met), and
+ * the value, the string S when FIELD is LABEL_STR, else the number N. */
+static void
+label(struct protobuf *b, struct strings *t, int64_t *key, const char *name,
+      uint32_t field, const char *s, int64_t n)
+{
+	size_t m = protobuf_begin(b, SAMPLE_LABEL);
+
+	if (*key < 0)
+		*key = str(t, name);
+	protobuf_int(b, LABEL_KEY, *key);
+	protobuf_int(b, field, field == LABEL_STR ? str(t, s) : n);
+	protobuf_end(b, m);
+}
+
 static void
 samples(struct protobuf *b, const struct symstacks *ss, struct strings *t,
 	uint64_t *ids)
 {
-	/* the label keys, looked up once, where they were first met */
 	int64_t comm = -1, pid = -1, tid = -1;
-	size_t i, k, m, l;
+	size_t i, k, m;
 	uint64_t v[2];
 
 	for (i = 0; i < ss->nsamples; i++) {
@@ -175,26 +190,10 @@ samples(struct protobuf *b, const struct symstacks *ss, struct strings *t,
 		v[0] = s->count;
 		v[1] = s->period;
 		protobuf_packed(b, SAMPLE_VALUE, v, 2);
-		l = protobuf_begin(b, SAMPLE_LABEL);
-		if (comm < 0)
-			comm = str(t, "comm");
-		protobuf_int(b, LABEL_KEY, comm);
-		protobuf_int(b, LABEL_STR, str(t, s->comm));
-		protobuf_end(b, l);
-		l = protobuf_begin(b, SAMPLE_LABEL);
-		if (pid < 0)
-			pid = str(t, "pid");
-		protobuf_int(b, LABEL_KEY, pid);
-		protobuf_int(b, LABEL_NUM, s->pid);
-		protobuf_end(b, l);
-		if (s->tid >= 0) {
-			l = protobuf_begin(b, SAMPLE_LABEL);
-			if (tid < 0)
-				tid = str(t, "tid");
-			protobuf_int(b, LABEL_KEY, tid);
-			protobuf_int(b, LABEL_NUM, s->tid);
-			protobuf_end(b, l);
-		}
+		label(b, t, &comm, "comm", LABEL_STR, s->comm, 0);
+		label(b, t, &pid, "pid", LABEL_NUM, NULL, s->pid);
+		if (s->tid >= 0)
+			label(b, t, &tid, "tid", LABEL_NUM, NULL, s->tid);
 		protobuf_end(b, m);
 	}
 }
