@@ -117,12 +117,8 @@ check_grep "old.prof: warning: 7 of these are below a mapping with a nonzero off
 
 if command -v go > /dev/null 2>&1; then
 	go_env
-	for p in unknown old; do
-		go tool pprof -raw -symbolize=none $p.prof > $p.raw 2> $p.err || {
-			cat $p.err >&2
-			fail "go tool pprof cannot read $p.prof"
-		}
-	done
+	go_raw unknown.prof unknown.raw
+	go_raw old.prof old.raw
 	grep -q '^[0-9]*: 0xffffffff81000000/0xffffffff8220bb08/0x0 .*vmlinux' unknown.raw || {
 		sed -n '/^Mappings/,$p' unknown.raw >&2
 		fail "Go pprof does not read the kernel mapping as its line's range"
@@ -176,10 +172,7 @@ shares_check() {
 	go_env
 	grep -av "$2" $1.prof > no$1.prof
 	for p in "$1" "no$1"; do
-		go tool pprof -raw -symbolize=none $p.prof > $p.raw 2> $p.err || {
-			cat $p.err >&2
-			fail "go tool pprof cannot read $p.prof"
-		}
+		go_raw $p.prof $p.raw
 		shares_go_raw $p.raw > $p.shares
 	done
 	compare_text $1.exp $1.shares "Go pprof's shares of $1.prof, with $3"

@@ -31,6 +31,10 @@
 #   go_env                    point HOME, GOCACHE, GOPATH and PPROF_TMPDIR
 #                             into the test directory, so that go tool
 #                             pprof writes nothing elsewhere
+#   go_raw PROFILE RAW        go tool pprof -raw -symbolize=none PROFILE
+#                             into RAW (its stderr in RAW.err); fail,
+#                             showing that stderr, when it cannot read
+#                             PROFILE
 #   fail MSG / skip MSG / hard_error MSG   exit 1 / 77 / 99 with MSG
 #
 # Exit status, as the Automake parallel harness reads it: 0 pass, 77 skip,
@@ -259,6 +263,14 @@ go_env() {
 	PPROF_TMPDIR=$test_dir/pprof-tmp
 	export HOME GOCACHE GOPATH PPROF_TMPDIR
 	mkdir -p "$PPROF_TMPDIR"
+}
+
+# See the list at the top.
+go_raw() {
+	go tool pprof -raw -symbolize=none "$1" > "$2" 2> "$2.err" || {
+		cat "$2.err" >&2
+		fail "go tool pprof cannot read $1"
+	}
 }
 
 # See the list at the top.
