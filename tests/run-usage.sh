@@ -57,6 +57,14 @@ usage_error -t 1,,x "$hot" out.prof
 usage_error --info
 usage_error --info "$hot" out.prof
 usage_error --event
+# an option that takes a word names its words, in order, when given
+# another
+usage_error --weight x "$hot" out.prof
+check_grep "perf2gperf: --weight: 'x' is not samples or period"
+usage_error --slot-width 16 "$hot" out.prof
+check_grep "perf2gperf: --slot-width: '16' is not 32, 64 or auto"
+usage_error --split=x "$hot" 'out-%p.prof'
+check_grep "perf2gperf: --split: 'x' is not pid, tid or comm"
 
 # --period-us N > 0 is accepted and written as the header period
 check_exit 0 "$PERF2GPERF" -q --period-us 4000 "$hot" out.prof
