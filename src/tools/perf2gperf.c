@@ -81,8 +81,11 @@ usage(void)
 "      --annotate-kernel\n"
 "                       folded: kernel functions end in _[k]\n"
 "      --vmlinux FILE   pprof, folded: kernel names from this ELF image\n"
+"                       only (none when its build ID is not the\n"
+"                       recorded kernel's)\n"
 "      --kallsyms FILE  pprof, folded: kernel names from this copy of\n"
-"                       /proc/kallsyms (default: perf's cached copy, or\n"
+"                       /proc/kallsyms only, before --vmlinux (default:\n"
+"                       a vmlinux where perf looks, perf's cached copy, or\n"
 "                       /proc/kallsyms for the running kernel)\n"
 "\n"
 "Output (the processes left are merged into one profile, each mapped\n"
@@ -409,6 +412,22 @@ parse_option(int c, char **argv, struct options *op)
  * thread must convert as two do) and P2G_ORDER_BYTES (a small time order
  * shows what a large input would).
  */
+/* True if PATH starts as an ELF file does. */
+static bool
+is_elf(const char *path)
+{
+	unsigned char magic[4];
+	FILE *f = fopen(path, "rb");
+	bool elf;
+
+	if (f == NULL)
+		return false;
+	elf = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+	      memcmp(magic, "\177ELF", sizeof(magic)) == 0;
+	fclose(f);
+	return elf;
+}
+
 static void
 read_test_hooks(struct convert_opts *o)
 {
@@ -447,6 +466,8 @@ check_arguments(int argc, char **argv, struct options *op)
 	}
 	if (o->vmlinux != NULL && access(o->vmlinux, R_OK) != 0)
 		message_usage("--vmlinux: cannot read '%s'", o->vmlinux);
+	if (o->vmlinux != NULL && !is_elf(o->vmlinux))
+		message_usage("--vmlinux: '%s' is not an ELF file", o->vmlinux);
 	if (o->kallsyms != NULL && access(o->kallsyms, R_OK) != 0)
 		message_usage("--kallsyms: cannot read '%s'", o->kallsyms);
 	if (o->user_only && o->kernel_only)

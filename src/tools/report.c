@@ -79,6 +79,13 @@ report_missing(void *ctx, const char *path, const char *why)
 
 	if (!missing_first(rp, path))
 		return;
+	/* a --vmlinux is not looked for: perf takes it or nothing */
+	if (o != NULL && o->vmlinux != NULL && strcmp(path, o->vmlinux) == 0) {
+		message_warning(rp->name, P2G_NO_OFFSET,
+				"--vmlinux %s: %s: no kernel frame is named",
+				path, why);
+		return;
+	}
 	message_warning(rp->name, P2G_NO_OFFSET,
 			"%s: no usable file (%s): its frames are not unwound "
 			"or named%s", path, why,

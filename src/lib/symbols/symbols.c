@@ -92,6 +92,7 @@ struct symbols {
 static const char why_not_found[] = "not found";
 static const char why_differs[] = "build ID differs";
 static const char why_no_kernel[] = "kernel build ID not known yet";
+static const char why_no_symbols[] = "no symbols";
 
 struct symbols *
 symbols_new(const struct sym_opts *o)
@@ -495,6 +496,7 @@ try_vmlinux(struct symbols *s, const struct sym_dso *d, const char *path,
 	dsofind_close(&v);
 	if (r <= 0) {
 		symtab_free(&s->kernel);
+		s->kernel_why = why_no_symbols;
 		return r < 0 ? -1 : 0;
 	}
 	/* a relocated kernel: perf's reference symbol is where the
@@ -535,8 +537,11 @@ cached_kallsyms(struct symbols *s, const char *dir, const char *sub,
 }
 
 /*
- * The kernel's symbols: from the --vmlinux file (with the recorded build
- * ID), a --kallsyms file, else a vmlinux where perf looks for one
+ * The kernel's symbols: from a --kallsyms file, else the --vmlinux file
+ * (with the recorded build ID), each of them and only it when given, as
+ * perf 6.1 (dso__load_kernel_sym: "use it and only it"; a vmlinux of
+ * another build ID names nothing, and MISSING hears of it), else a
+ * vmlinux where perf looks for one
  * (./vmlinux, /boot, /usr/lib/debug/boot, /lib/modules/RELEASE/build,
  * /usr/lib/debug/lib/modules/RELEASE, for this machine's release; only
  * one with the recorded build ID, and none when none was recorded), the
@@ -556,20 +561,21 @@ load_kernel(struct symbols *s, const struct sym_dso *d)
 
 	s->kernel_tried = true;
 	s->kernel_why = why_not_found;
-	if (s->o.vmlinux != NULL) {
-		r = try_vmlinux(s, d, s->o.vmlinux, bid);
-		if (r != 0)
-			return r < 0 ? -1 : 0;
-	}
-	/* a --kallsyms file is taken before a vmlinux found, as perf
-	 * takes its --kallsyms */
 	if (s->o.kallsyms != NULL) {
 		r = kallsyms_read(s->o.kallsyms, &s->kernel);
 		if (r > 0)
 			return kernel_from(s, s->o.kallsyms);
 		symtab_free(&s->kernel);
+		return 0;
 	}
-	if (s->o.vmlinux == NULL && bid != NULL) {
+	if (s->o.vmlinux != NULL) {
+		r = try_vmlinux(s, d, s->o.vmlinux, bid);
+		if (r == 0 && s->o.missing != NULL)
+			s->o.missing(s->o.missing_ctx, s->o.vmlinux,
+				     s->kernel_why);
+		return r < 0 ? -1 : 0;
+	}
+	if (bid != NULL) {
 		/* where perf looks for one, with the build ID checked */
 		/* before the release, and after it ("" for none) */
 		static const char *const where[][2] = {

@@ -52,7 +52,8 @@ struct sym_opts {
 	bool lines;		/* read DWARF: files, lines, inlined */
 	/* Told once per recorded file (a path dsofind_reportable() takes)
 	 * that no usable file was found for it, and WHY ("not found",
-	 * "build ID differs"); may be NULL. */
+	 * "build ID differs"), and of a VMLINUX given that names nothing
+	 * (PATH is VMLINUX; WHY also "no symbols"); may be NULL. */
 	void (*missing)(void *ctx, const char *path, const char *why);
 	void *missing_ctx;
 	/* The recording's kernel build ID, which picks the kernel's
