@@ -126,10 +126,7 @@ if command -v ${CC:-gcc} > /dev/null 2>&1 && command -v ld > /dev/null 2>&1 &&
 		'.size kfunc_a, 3' '.p2align 4' '.globl kfunc_b' \
 		'.type kfunc_b,@function' 'kfunc_b: nop; ret' \
 		'.size kfunc_b, 2' > vm.s
-	${CC:-gcc} -c vm.s -o vm.o 2> vm.log &&
-		ld -Ttext=0xffffffff81000000 --build-id -e _text \
-			-o vmlinux vm.o 2>> vm.log ||
-		hard_error "cannot build a vmlinux: $(head -n 1 vm.log)"
+	mkvmlinux vm.s vmlinux
 	vbid=$(readelf -n vmlinux | awk '/Build ID:/ { print $3 }')
 	[ -n "$vbid" ] || hard_error "no build ID in vmlinux"
 	cat > vm.in <<EOT

@@ -28,6 +28,10 @@
 #                             path in the maps text of profile PROF with a
 #                             file of that name under DIR, SYMFS/PATH is
 #                             made a symbolic link to it
+#   mkvmlinux S OUT [BID]     assemble S (${CC:-gcc}) and link it (ld) as a
+#                             kernel image OUT: text at 0xffffffff81000000,
+#                             entry _text, build ID the hex BID (else one
+#                             ld computes); a hard error if that fails
 #   go_env                    point HOME, GOCACHE, GOPATH and PPROF_TMPDIR
 #                             into the test directory, so that go tool
 #                             pprof writes nothing elsewhere
@@ -253,6 +257,15 @@ symfs_link() {
 		mkdir -p "$1$(dirname "$_sl_path")"
 		ln -sf "$_sl_bin" "$1$_sl_path"
 	done
+}
+
+# See the list at the top.
+mkvmlinux() {
+	${CC:-gcc} -c "$1" -o "$2.o" 2> "$2.log" &&
+		ld -Ttext=0xffffffff81000000 --build-id${3:+=0x$3} -e _text \
+			-o "$2" "$2.o" 2>> "$2.log" ||
+		hard_error "cannot build a vmlinux from $1: $(head -n 1 "$2.log")"
+	rm -f "$2.o"
 }
 
 # See the list at the top.
