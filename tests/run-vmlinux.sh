@@ -15,9 +15,10 @@
 # kallsyms copy, put in the build-ID cache here, nor /proc/kallsyms): no
 # kernel frame has a name, in perf's output and in perf2gperf's, which
 # says why.  Given --kallsyms too, perf takes that file, and so does
-# perf2gperf.  A missing --vmlinux, or one that is not ELF, is a usage
-# error naming it.  Skips without gcc, ld, perf (with python scripting)
-# or go.
+# perf2gperf.  With --symfs, a relative --vmlinux is read under it and
+# an absolute one as it is, as perf reads them (a folded comparison).
+# A missing --vmlinux, or one that is not ELF, is a usage error naming
+# it.  Skips without gcc, ld, perf (with python scripting) or go.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
 need_cmd ${CC:-gcc} ld
@@ -175,5 +176,28 @@ check_exit 0 "$PERF2GPERF" -q --vmlinux kernel.elf --kallsyms kallsyms \
 	"$km" both.folded
 compare_text both.exp both.folded \
 	"the folded stacks with --vmlinux and --kallsyms"
+# with --symfs, a relative --vmlinux is under it and an absolute one is
+# not, in perf (dso__load_vmlinux) and here; perf 6.1 also wants the
+# relative name readable as given (symbol__validate_sym_arguments): the
+# other build ID's file there, that perf does not read
+mkdir -p sfs/boot boot
+cp kernel.elf sfs/boot/vmx
+cp kernel-other.elf boot/vmx
+for v in boot/vmx "$test_dir/kernel.elf"; do
+	perf script report stackcollapse -i "$km" --symfs sfs --vmlinux "$v" \
+		> symfs.exp 2> perf.err || {
+		cat perf.err >&2
+		hard_error "perf's stackcollapse --symfs failed on $km"
+	}
+	grep -q ';vmx_' symfs.exp ||
+		hard_error "perf names nothing from --symfs sfs --vmlinux $v"
+	check_exit 0 "$PERF2GPERF" -q --symfs sfs --vmlinux "$v" "$km" \
+		symfs.folded
+	compare_text symfs.exp symfs.folded \
+		"the folded stacks with --symfs sfs --vmlinux $v"
+done
+check_exit 2 "$PERF2GPERF" -f folded --symfs sfs --vmlinux kernel.elf \
+	"$km" x.folded
+check_grep "perf2gperf: --vmlinux: cannot read 'sfs/kernel.elf'"
 [ -n "$have_go" ] || skip "go tool pprof is not installed"
 exit 0

@@ -82,7 +82,7 @@ usage(void)
 "                       folded: kernel functions end in _[k]\n"
 "      --vmlinux FILE   pprof, folded: kernel names from this ELF image\n"
 "                       only (none when its build ID is not the\n"
-"                       recorded kernel's)\n"
+"                       recorded kernel's); under --symfs if relative\n"
 "      --kallsyms FILE  pprof, folded: kernel names from this copy of\n"
 "                       /proc/kallsyms only, before --vmlinux (default:\n"
 "                       a vmlinux where perf looks, perf's cached copy, or\n"
@@ -122,7 +122,8 @@ usage(void)
 "                       (default: 1000, far above real recordings)\n"
 "\n"
 "Binaries (for unwinding --call-graph dwarf, and for names):\n"
-"      --symfs DIR      look for the binaries under DIR, as perf does\n"
+"      --symfs DIR      look for the binaries, and a relative --vmlinux,\n"
+"                       under DIR, as perf does\n"
 "      --binaries DIR   look for the binaries in DIR too (repeatable): by\n"
 "                       file name, by build ID, and in the build-ID tree\n"
 "                       of an unpacked perf archive\n"
@@ -205,6 +206,7 @@ struct options {
 	bool recording;		/* perf2gperf record: the input is perf's */
 	uint64_t max_inflate;		/* --max-inflate */
 	const char **binaries;		/* --binaries (malloc'd) */
+	char *vmlinux;			/* --vmlinux under --symfs (malloc'd) */
 };
 
 /* The words that --slot-width, --weight, --format, --split (pid when it
@@ -463,6 +465,17 @@ check_arguments(int argc, char **argv, struct options *op)
 		if (stat(o->binaries[k], &sb) != 0 || !S_ISDIR(sb.st_mode))
 			message_usage("--binaries: '%s' is not a directory",
 				      o->binaries[k]);
+	}
+	/* as perf's dso__load_vmlinux: a relative --vmlinux is under the
+	 * --symfs directory, an absolute one is not */
+	if (o->vmlinux != NULL && o->symfs != NULL && o->vmlinux[0] != '/') {
+		size_t n = strlen(o->symfs) + strlen(o->vmlinux) + 2;
+
+		op->vmlinux = malloc(n);
+		if (op->vmlinux == NULL)
+			message_usage("out of memory");
+		snprintf(op->vmlinux, n, "%s/%s", o->symfs, o->vmlinux);
+		op->conv.vmlinux = op->vmlinux;
 	}
 	if (o->vmlinux != NULL && access(o->vmlinux, R_OK) != 0)
 		message_usage("--vmlinux: cannot read '%s'", o->vmlinux);
@@ -816,5 +829,6 @@ out:
 	free(op.pids);
 	free(op.tids);
 	free(op.binaries);
+	free(op.vmlinux);
 	message_exit(ret);
 }
