@@ -17,13 +17,16 @@ struct range {
 };
 
 /*
- * The address ranges taken, kept disjoint and sorted (touching or
- * overlapping ones merged), in a treap (a search tree that random
- * priorities keep balanced), so that a lookup and a new range take
- * logarithmic time: a scan of every range for every candidate made the
- * layout quadratic in places, and so did a sorted array, whose every
- * insertion moved the ranges above it.  As the ranges are disjoint,
- * their ends are in the order of their starts too.
+ * The address ranges taken, disjoint (touching or overlapping ones
+ * merged), in a treap: a binary search tree in the order of the ranges'
+ * starts, and a heap in the order of random priorities, which keep it
+ * balanced whatever the order the ranges come in.  Finding the first
+ * range that ends after an address, and taking a range (split off what
+ * it touches, merge back one node), each cost time logarithmic in the
+ * number of ranges, so that the layout stays near linear in the places
+ * and their segments however many processes there are.  As the ranges
+ * are disjoint, their ends are in the order of their starts too.  The
+ * nodes are in one array, indexed, NIL for none.
  */
 #define NIL UINT32_MAX
 
