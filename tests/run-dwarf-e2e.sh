@@ -142,9 +142,7 @@ for v in $variants; do
 			tag $pid < $r.$pid.dump >> $r.dump
 			stacks_leaf_only $r.$pid.dump | tag $pid >> $r.leaf.dump
 			[ $use_go = yes ] || continue
-			go tool pprof -raw -symbolize=none $r.$pid.prof \
-				> $r.$pid.go.raw 2> go.err ||
-				{ cat go.err >&2; fail "go tool pprof cannot read $r.$pid.prof"; }
+			go_raw $r.$pid.prof $r.$pid.go.raw
 			stacks_go_raw $r.$pid.go.raw | tag $pid >> $r.go
 		done
 		echo "$r: perf shows $(awk '{ s += $1 } END { print s }' $r.want) samples in $(wc -l < $r.want) stacks," \

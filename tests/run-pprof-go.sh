@@ -23,10 +23,7 @@ go tool pprof -h > /dev/null 2>&1 || skip "go tool pprof does not run"
 
 # go_read PROFILE OUT: Go's reading of PROFILE in canonical form
 go_read() {
-	go tool pprof -raw -symbolize=none "$1" > $2.raw 2> $2.err || {
-		cat $2.err >&2
-		fail "go tool pprof cannot read $1"
-	}
+	go_raw "$1" $2.raw
 	stacks_go_raw $2.raw > $2
 }
 

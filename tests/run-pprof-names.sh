@@ -69,10 +69,7 @@ for p in multi threads; do
 	names_record $p -k CLOCK_MONOTONIC
 	names_oracle $p.data > $p.exp
 	check_exit 0 "$PERF2GPERF" -q $p.data $p.pb.gz
-	go tool pprof -raw -symbolize=none $p.pb.gz > $p.raw 2> $p.goerr || {
-		cat $p.goerr >&2
-		fail "go tool pprof cannot read $p.pb.gz"
-	}
+	go_raw $p.pb.gz $p.raw
 	go_folded $p.raw > $p.go
 	compare_text $p.exp $p.go "Go pprof's stacks of $p.pb.gz"
 	for label in comm pid tid; do

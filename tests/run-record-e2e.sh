@@ -94,8 +94,7 @@ for spec in multi:cpu-clock hot:cpu-clock:u; do
 	check_exit 0 "$PERF2GPERF" -q --no-fixup -p $pid $p.data $p.nofix.prof
 	check_exit 0 "$GPERFCHECK" $p.nofix.prof
 
-	go tool pprof -raw -symbolize=none $p.prof > $p.go.raw 2> go.err ||
-		{ cat go.err >&2; fail "go tool pprof cannot read $p.prof"; }
+	go_raw $p.prof $p.go.raw
 	stacks_go_raw $p.go.raw > $p.go
 	compare_text $p.exp $p.go "Go pprof's reading of $p.prof"
 

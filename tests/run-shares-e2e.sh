@@ -41,10 +41,7 @@ compare() {
 		fail "perf record of $name failed"
 	}
 	check_exit 0 "$PERF2GPERF" -q $name.data $name.prof
-	go tool pprof -raw -symbolize=none $name.prof > $name.raw 2> $name.err || {
-		cat $name.err >&2
-		fail "go tool pprof cannot read $name.prof"
-	}
+	go_raw $name.prof $name.raw
 	shares_perf $name.data > $name.perf.all
 	[ -s $name.perf.all ] || fail "perf report gives no shares for $name"
 	shares_go_raw $name.raw > $name.go.all

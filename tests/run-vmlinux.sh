@@ -101,10 +101,7 @@ perf_knames() {
 }
 # go_knames P: go tool pprof's names of the same in profile P
 go_knames() {
-	go tool pprof -raw -symbolize=none "$1" > "$1.raw" 2> go.err || {
-		cat go.err >&2
-		fail "go tool pprof cannot read $1"
-	}
+	go_raw "$1" "$1.raw"
 	awk '/^Locations/ { l = 1; next } /^Mappings/ { l = 0 }
 		l && $2 ~ /^0xffffffff/ {
 			n = "[unknown]"
