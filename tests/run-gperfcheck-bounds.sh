@@ -12,9 +12,9 @@
 #    wrap would have it pass;
 #  - a file that is not a profile is refused after its header, before
 #    the rest is read: /dev/zero and a long pipe of zeros under a memory
-#    limit (gperfcheck used to read up to 16 GiB first).  The limit is
-#    left out under valgrind and the sanitizers, which need the address
-#    space; the endless input is then left out too.
+#    limit (a reader of the whole file first would take up to 16 GiB).
+#    The limit is left out under valgrind and the sanitizers, which need
+#    the address space; the endless input is then left out too.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
 # slots HEX...: 64-bit little-endian slots, each given in hex

@@ -12,9 +12,9 @@
 #    it, never opened and waited on;
 #  - gperfcheck does not open a file of the maps text that is a FIFO.
 # Only files made here are used (a FIFO, a device node made with mknod,
-# links): never anything under /dev.  Where the old code waited forever
-# on a FIFO, `timeout` turns that into a failure; a run that passes never
-# waits.
+# links): never anything under /dev.  A tool that waited on a FIFO
+# would wait forever: `timeout` turns that into a failure; a run that
+# passes never waits.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
 need_cmd mkfifo timeout
