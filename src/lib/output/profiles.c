@@ -540,25 +540,6 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 	pf.period_unit = 0;
 	pf.mean_period = 0;
 	pf.sym = NULL;
-	if (in->o->format != CONVERT_FORMAT_GPERFTOOLS) {
-		struct sym_opts so;
-
-		memset(&so, 0, sizeof(so));
-		so.symfs = in->o->symfs;
-		so.home = in->o->home;
-		so.binaries = in->o->binaries;
-		so.nbinaries = in->o->nbinaries;
-		so.vmlinux = in->o->vmlinux;
-		so.kallsyms = in->o->kallsyms;
-		so.missing = in->o->missing;
-		so.missing_ctx = in->o->progress_ctx;
-		so.lines = true;	/* inlined functions, as perf */
-		/* one symbolizer for every profile: each address is
-		 * looked up once */
-		pf.sym = symbols_new(&so);
-		if (pf.sym == NULL)
-			goto nomem;
-	}
 	for (i = 0; i < perfdata_nattrs(in->first); i++)
 		st->nr_sampling_events +=
 			perfdata_attr(in->first, i)->sample_period != 0;
@@ -609,6 +590,30 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 	 * (kernel frames and the user IP) is there. */
 	st->dwarf_recording = (event->sample_type & DWARF_BITS) == DWARF_BITS;
 	st->dwarf_unwound = st->dwarf_recording && !in->o->no_unwind;
+	if (in->o->format != CONVERT_FORMAT_GPERFTOOLS) {
+		struct sym_opts so;
+
+		memset(&so, 0, sizeof(so));
+		so.symfs = in->o->symfs;
+		so.home = in->o->home;
+		so.binaries = in->o->binaries;
+		so.nbinaries = in->o->nbinaries;
+		so.vmlinux = in->o->vmlinux;
+		so.kallsyms = in->o->kallsyms;
+		so.missing = in->o->missing;
+		so.missing_ctx = in->o->progress_ctx;
+		/* inlined functions and lines, as perf: pprof has them for
+		 * every location, the folded stacks only for the frames
+		 * perf unwinds with DWARF (folded.c); the DWARF is not read
+		 * for the others */
+		so.lines = in->o->format == CONVERT_FORMAT_PPROF ||
+			   st->dwarf_unwound;
+		/* one symbolizer for every profile: each address is
+		 * looked up once */
+		pf.sym = symbols_new(&so);
+		if (pf.sym == NULL)
+			goto nomem;
+	}
 	ret = make_profiles(&pf, sel, n, procs, np, sink, sink_ctx, err);
 	goto out;
 nomem:
