@@ -7,14 +7,17 @@
  * alias (decided after the ends are fixed); a symbol of size 0 reaches
  * the next one, the last one the end of the page after its start's; a PC past a sized symbol's end has no name;
  * kallsyms' boundary between the kernel and its modules; a perf map's
- * entries are not fixed up.
+ * entries are not fixed up; any order of addition sorts as a sorted one
+ * (ties in order of addition); symtext_hex() reads hex numbers.
  */
 #include "config.h"
 
 #include <elf.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "symtab.h"
+#include "symtext.h"
 #include "unit.h"
 
 /* The name at ADDR in T, or "" */
@@ -164,6 +167,93 @@ test_perfmap(void)
 	symtab_free(&t);
 }
 
+/* A small generator, the same on every run. */
+static uint64_t
+rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Symbols added with a sorted head and a tail in any order (as a
+ * kallsyms file with modules) give the table their sorted order gives:
+ * ties kept in the order of addition. */
+static void
+test_order(void)
+{
+	enum { N = 3000 };
+	static struct ent e[N], sorted[N];
+	static char names[N][16];
+	size_t heads[] = { 0, 1, N / 2, N - 1, N }, h, i, j, k;
+	uint64_t x = 88172645463325252ULL;
+	struct symtab a, b;
+
+	for (h = 0; h < sizeof(heads) / sizeof(heads[0]); h++) {
+		for (i = 0; i < N; i++) {
+			/* few distinct starts: many ties */
+			e[i].addr = i < heads[h] ? 0x1000 + i / 3 * 16
+						 : 0x1000 + rnd(&x) % 2000 * 8;
+			e[i].size = rnd(&x) % 4 == 0 ? 4 : 0;
+			e[i].bind = rnd(&x) % 2 ? STB_GLOBAL : STB_WEAK;
+			snprintf(names[i], sizeof(names[i]), "%s%zu",
+				 rnd(&x) % 3 ? "f" : "_g", i);
+			e[i].name = names[i];
+		}
+		/* a stable insertion sort by start */
+		for (i = 0; i < N; i++) {
+			for (j = i; j > 0 && sorted[j - 1].addr > e[i].addr;
+			     j--)
+				sorted[j] = sorted[j - 1];
+			sorted[j] = e[i];
+		}
+		build(&a, SYMTAB_ELF, e, N);
+		build(&b, SYMTAB_ELF, sorted, N);
+		CHECK(a.n == b.n);
+		for (k = 0; k < a.n && k < b.n; k++)
+			CHECK(a.syms[k].start == b.syms[k].start &&
+			      a.syms[k].end == b.syms[k].end &&
+			      a.syms[k].binding == b.syms[k].binding &&
+			      strcmp(symtab_name(&a, &a.syms[k]),
+				     symtab_name(&b, &b.syms[k])) == 0);
+		symtab_free(&a);
+		symtab_free(&b);
+	}
+}
+
+/* symtext_hex(TEXT, PREFIX): the bytes read, and the number into *V */
+static size_t
+hex(const char *text, int prefix, uint64_t *v)
+{
+	return symtext_hex(text, strlen(text), prefix, v);
+}
+
+static void
+test_hex(void)
+{
+	uint64_t v;
+
+	CHECK(hex("ffffffff81000000 T _text", 0, &v) == 16 &&
+	      v == 0xffffffff81000000ULL);
+	CHECK(hex("09aFAf", 0, &v) == 6 && v == 0x09afafULL);
+	CHECK(hex("0x1A2b size", 1, &v) == 6 && v == 0x1a2bULL);
+	CHECK(hex("0x1A2b", 0, &v) == 1 && v == 0);
+	/* none of the characters around the digits is one */
+	CHECK(hex("/", 0, &v) == 0 && hex(":", 0, &v) == 0);
+	CHECK(hex("@", 0, &v) == 0 && hex("G", 0, &v) == 0);
+	CHECK(hex("`", 0, &v) == 0 && hex("g", 0, &v) == 0);
+	CHECK(hex("", 0, &v) == 0 && hex("0x", 1, &v) == 0);
+	CHECK(hex("12g", 0, &v) == 2 && v == 0x12);
+	/* 16 digits at most */
+	CHECK(hex("0123456789abcdef", 0, &v) == 16 &&
+	      v == 0x0123456789abcdefULL);
+	CHECK(hex("0123456789abcdef0", 0, &v) == 0);
+	CHECK(hex("0x0123456789abcdef0", 1, &v) == 0);
+	/* bounded by the length given */
+	CHECK(symtext_hex("12345", 3, 0, &v) == 3 && v == 0x123);
+}
+
 int
 main(void)
 {
@@ -171,5 +261,7 @@ main(void)
 	test_ends();
 	test_kallsyms();
 	test_perfmap();
+	test_order();
+	test_hex();
 	return unit_exit();
 }

@@ -81,6 +81,42 @@ cmp_start(const void *x, const void *y)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/*
+ * Sort T's symbols by start (then order of addition).  A kallsyms file
+ * comes sorted but for its modules' symbols at the end, and an ELF
+ * table mostly so: the sorted head is kept, only the rest sorted, and
+ * the two merged (the order is total: any sort gives the same).
+ */
+static void
+sort_starts(struct symtab *t)
+{
+	struct symtab_sym *v = t->syms, *tail;
+	size_t n = t->n, head = 1, i, j, k;
+
+	while (head < n && cmp_start(&v[head - 1], &v[head]) <= 0)
+		head++;
+	if (head == n)
+		return;
+	tail = malloc((n - head) * sizeof(*tail));
+	if (tail == NULL) {
+		qsort(v, n, sizeof(*v), cmp_start);
+		return;
+	}
+	memcpy(tail, v + head, (n - head) * sizeof(*tail));
+	qsort(tail, n - head, sizeof(*tail), cmp_start);
+	/* merge from the back, into the room the tail left */
+	i = head;
+	j = n - head;
+	k = n;
+	while (j > 0) {
+		if (i > 0 && cmp_start(&v[i - 1], &tail[j - 1]) > 0)
+			v[--k] = v[--i];
+		else
+			v[--k] = tail[--j];
+	}
+	free(tail);
+}
+
 static size_t
 underscores(const char *s)
 {
@@ -181,30 +217,34 @@ void
 symtab_finish(struct symtab *t, enum symtab_kind kind)
 {
 	bool kallsyms = kind == SYMTAB_KALLSYMS;
+	const char *pm;
 	size_t i, k;
 
 	t->kind = kind;
 	if (t->n == 0)
 		return;
-	qsort(t->syms, t->n, sizeof(*t->syms), cmp_start);
+	sort_starts(t);
 	if (kind == SYMTAB_PERFMAP) {
 		finish_perfmap(t);
 		return;
 	}
 	/* sizes first: a symbol of size 0 reaches the next one */
+	pm = kallsyms ? module_of(symtab_name(t, &t->syms[0])) : NULL;
 	for (i = 0; i + 1 < t->n; i++) {
 		struct symtab_sym *p = &t->syms[i], *c = &t->syms[i + 1];
-		const char *pm, *cm;
+		const char *cm;
 
-		if (p->end != p->start)
+		if (p->end != p->start) {
+			if (kallsyms)
+				pm = module_of(symtab_name(t, c));
 			continue;
+		}
 		if (!kallsyms) {
 			p->end = c->start;
 			continue;
 		}
 		/* perf 6.1 tells only the kernel from modules here: the
 		 * last symbol of one module reaches the next module */
-		pm = module_of(symtab_name(t, p));
 		cm = module_of(symtab_name(t, c));
 		if ((pm == NULL) != (cm == NULL))
 			p->end = p->end > UINT64_MAX - 4096
@@ -212,6 +252,7 @@ symtab_finish(struct symtab *t, enum symtab_kind kind)
 					 : page_after(p->end + 4096);
 		else
 			p->end = c->start;
+		pm = cm;
 	}
 	if (t->syms[t->n - 1].end == t->syms[t->n - 1].start) {
 		struct symtab_sym *l = &t->syms[t->n - 1];

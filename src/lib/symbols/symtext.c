@@ -112,28 +112,31 @@ symtext_read_table(const char *path, symtext_line_fn fn, struct symtab *t,
 size_t
 symtext_hex(const char *p, size_t n, int prefix, uint64_t *v)
 {
-	size_t i = 0, start;
+	size_t i = 0, start, end;
+	uint64_t x = 0;
 
-	*v = 0;
 	if (prefix && n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		i = 2;
 	start = i;
-	while (i < n && i - start <= 16) {
-		char c = p[i];
-		unsigned d;
+	/* a 17th digit is looked at, to refuse it */
+	end = n - i > 17 ? i + 17 : n;
+	for (; i < end; i++) {
+		unsigned char c = (unsigned char)p[i];
+		unsigned d = (unsigned)c - '0';
 
-		if (c >= '0' && c <= '9')
-			d = (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			d = (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			d = (unsigned)(c - 'A' + 10);
-		else
-			break;
-		*v = *v << 4 | d;
-		i++;
+		if (d > 9) {
+			/* 'A' to 'F' as 'a' to 'f' */
+			d = (unsigned)(c | 0x20) - 'a';
+			if (d > 5)
+				break;
+			d += 10;
+		}
+		x = x << 4 | d;
 	}
-	if (i == start || i - start > 16)
+	*v = x;
+	if (i == start || i - start > 16) {
+		*v = 0;
 		return 0;
+	}
 	return i;
 }
