@@ -109,6 +109,15 @@ symtext_read_table(const char *path, symtext_line_fn fn, struct symtab *t,
 	return r;
 }
 
+/* The value of each hex digit, plus 1; 0 for the other bytes. */
+static const unsigned char hex_digit[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14,
+	['E'] = 15, ['F'] = 16,
+};
+
 size_t
 symtext_hex(const char *p, size_t n, int prefix, uint64_t *v)
 {
@@ -121,22 +130,16 @@ symtext_hex(const char *p, size_t n, int prefix, uint64_t *v)
 	/* a 17th digit is looked at, to refuse it */
 	end = n - i > 17 ? i + 17 : n;
 	for (; i < end; i++) {
-		unsigned char c = (unsigned char)p[i];
-		unsigned d = (unsigned)c - '0';
+		unsigned d = hex_digit[(unsigned char)p[i]];
 
-		if (d > 9) {
-			/* 'A' to 'F' as 'a' to 'f' */
-			d = (unsigned)(c | 0x20) - 'a';
-			if (d > 5)
-				break;
-			d += 10;
-		}
-		x = x << 4 | d;
+		if (d == 0)
+			break;
+		x = x << 4 | (d - 1);
 	}
-	*v = x;
 	if (i == start || i - start > 16) {
 		*v = 0;
 		return 0;
 	}
+	*v = x;
 	return i;
 }
