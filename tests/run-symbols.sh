@@ -11,7 +11,8 @@
 # With --lines, the inlined functions, files and lines of every other
 # byte of symprog's functions are addr2line -i's (binutils), but for the
 # outermost function, which is the symbol's (perf's name) rather than
-# DWARF's (scaled.constprop.0, not scaled).
+# DWARF's (scaled.constprop.0, not scaled); the same with its DWARF
+# compressed (-gz=zlib), as a distribution's debug files are.
 # With g++ and the demangler built in, the same for
 # testdata/progs/symcxx.cc: C++ names demangled as perf shows them.
 # Then perf's build-ID cache: the program, added with perf buildid-cache
@@ -51,13 +52,13 @@ $SYMLOOKUP --home "$HOME" < lookup.in > got ||
 	fail "symlookup failed"
 compare_text expected got "the names of the frames"
 
-# --lines against addr2line -i
-if command -v addr2line > /dev/null 2>&1; then
-	printf 'map 0 0 0 1 - %s\n' "$test_dir/symprog" > lines.in
+# --lines against addr2line -i, for the program $1 (symprog.c built)
+lines_check() {
+	printf 'map 0 0 0 1 - %s\n' "$test_dir/$1" > lines.in
 	# the bytes of the functions, as file offsets (where the program's
 	# executable segment has its offsets equal to its addresses)
 	fns='^(leaf_static|real_name|cold_path|scaled)'
-	nm -S symprog | awk -v fns="$fns" '
+	nm -S "$1" | awk -v fns="$fns" '
 	function hex(s,   i, n, d) {
 		n = 0
 		for (i = 1; i <= length(s); i++) {
@@ -70,11 +71,11 @@ if command -v addr2line > /dev/null 2>&1; then
 		for (o = 0; o < hex($2); o += 2)
 			printf "@%x\n", hex($1) + o
 	}' >> lines.in
-	readelf -lW symprog |
+	readelf -lW "$1" |
 		awk '$1 == "LOAD" && / R E / && $2 != $3 { exit 1 }' ||
-		hard_error "symprog's text has offsets unlike its addresses"
+		hard_error "$1's text has offsets unlike its addresses"
 	sed -n 's/^@/0x/p' lines.in > lines.addrs
-	addr2line -a -i -f -e symprog < lines.addrs > a2l.txt ||
+	addr2line -a -i -f -e "$1" < lines.addrs > a2l.txt ||
 		hard_error "addr2line failed"
 	awk '/^0x/ {
 		if (out != "")
@@ -97,7 +98,20 @@ if command -v addr2line > /dev/null 2>&1; then
 	$SYMLOOKUP --lines < lines.in > lines.raw || fail "symlookup failed"
 	sed -E 's/(^@[0-9a-f]+ |;)[^;@]*@([^;]*)$/\1@\2/' lines.raw > lines.got
 	grep -q ';' lines.exp || hard_error "addr2line shows no inlined frame"
-	compare_text lines.exp lines.got "the inlined frames and lines"
+	compare_text lines.exp lines.got \
+		"the inlined frames and lines of $1"
+}
+if command -v addr2line > /dev/null 2>&1; then
+	lines_check symprog
+	# its DWARF compressed, as in a distribution's debug files
+	# (inflated by the symbolizer rather than by libdw: dwimage.c)
+	if ${CC:-gcc} -O2 -g -gz=zlib -fno-omit-frame-pointer \
+		-o symprog-gz "$src" 2> cc.log &&
+		readelf -SW symprog-gz | grep -q 'debug_info .* C '; then
+		lines_check symprog-gz
+	else
+		echo "note: no -gz=zlib: compressed DWARF not checked"
+	fi
 else
 	echo "note: no addr2line: --lines not checked"
 fi

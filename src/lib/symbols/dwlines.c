@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "demangle.h"
+#include "dwimage.h"
 #include "dwlines.h"
 
 /* More inlining than any compiler does: a deeper chain is cut. */
@@ -31,6 +32,7 @@ struct cu_index {
 
 struct dwlines {
 	Dwarf *dw;
+	struct dwimage *image;	/* the copy DW reads, or NULL */
 	struct cu_index *cus;	/* sorted by cu */
 	size_t ncus, cap;
 	char **names;		/* demangled names given out */
@@ -40,17 +42,27 @@ struct dwlines {
 struct dwlines *
 dwlines_open(Elf *elf)
 {
+	struct dwimage *im = dwimage_open(elf);
 	struct dwlines *d;
-	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	Dwarf *dw = NULL;
 
+	if (im != NULL && (dw = dwarf_begin_elf(dwimage_elf(im), DWARF_C_READ,
+						NULL)) == NULL) {
+		dwimage_close(im);
+		im = NULL;
+	}
+	if (dw == NULL)
+		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (dw == NULL)
 		return NULL;
 	d = calloc(1, sizeof(*d));
 	if (d == NULL) {
 		dwarf_end(dw);
+		dwimage_close(im);
 		return NULL;
 	}
 	d->dw = dw;
+	d->image = im;
 	return d;
 }
 
@@ -68,6 +80,7 @@ dwlines_free(struct dwlines *d)
 		free(d->names[i]);
 	free(d->names);
 	dwarf_end(d->dw);
+	dwimage_close(d->image);
 	free(d);
 }
 
