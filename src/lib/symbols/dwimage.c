@@ -81,8 +81,11 @@ plan_section(size_t i, size_t shstrndx, Elf_Scn *scn, const GElf_Shdr *sh,
 	*p = PLAN_NONE;
 	*raw = NULL;
 	*size = 0;
+	/* DWARF in another file, or compressed the older GNU way (which
+	 * libdw reads, but this copy would leave out) */
 	if (strcmp(name, ".gnu_debugaltlink") == 0 ||
-	    strcmp(name, ".debug_sup") == 0)
+	    strcmp(name, ".debug_sup") == 0 ||
+	    strncmp(name, ".zdebug", 7) == 0)
 		return false;
 	if (sh->sh_type == SHT_NOBITS ||
 	    (i != shstrndx && (strncmp(name, ".debug_", 7) != 0 ||

@@ -11,9 +11,9 @@
  * without contents: among them the DWARF never read (locations, call
  * frames, macros, public names).  Only for a 64-bit file of this
  * machine's byte order, an executable or shared object, whose DWARF
- * is compressed with zlib and not partly in another file
- * (.gnu_debugaltlink, .debug_sup: found next to the file, which a copy
- * in memory is not).
+ * is compressed with zlib (ELF's way, not the older .zdebug sections)
+ * and not partly in another file (.gnu_debugaltlink, .debug_sup: found
+ * next to the file, which a copy in memory is not).
  */
 #ifndef P2G_DWIMAGE_H
 #define P2G_DWIMAGE_H
