@@ -188,7 +188,10 @@ dwimage_open(Elf *elf)
 			shdrs[i].sh_offset = 0;
 			continue;
 		case PLAN_COPY:
-			memcpy(buf + off, raws[i]->d_buf, raws[i]->d_size);
+			/* an empty section's data may have no buffer */
+			if (raws[i]->d_size > 0)
+				memcpy(buf + off, raws[i]->d_buf,
+				       raws[i]->d_size);
 			shdrs[i].sh_offset = off;
 			off += align8(raws[i]->d_size);
 			continue;
