@@ -107,10 +107,18 @@ expect_kind made.pb.gz pprof
 [ "$(ls -i made.pb.gz | cut -d' ' -f1)" = "$ino" ] ||
 	fail "perf_to_profile replaced its OUTPUT rather than writing into it"
 check_exit 2 "$p2p" "$multi" x.pb.gz
-check_exit 0 "$p2p" -h
-check_grep "Usage: perf_to_profile -i INPUT -o OUTPUT [-f]" out
+for h in -h --help; do
+	check_exit 0 "$p2p" $h
+	check_grep "Usage: perf_to_profile -i INPUT -o OUTPUT [-f]" out
+done
+for v in -V --version; do
+	check_exit 0 "$p2p" $v
+	check_grep "perf_to_profile (perf2gperf) " out
+done
+check_exit 2 "$p2p" --bogus
+check_grep "unrecognized option '--bogus'"
 
-if command -v go > /dev/null 2>&1 && go_env &&
+if have go && go_env &&
    go tool pprof -h > /dev/null 2>&1; then
 	for f in a.pb.gz b.pb i.folded; do
 		go tool pprof -raw "$f" > $f.raw 2> $f.err || {

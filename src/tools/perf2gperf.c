@@ -591,12 +591,18 @@ parse_options(int argc, char **argv, struct options *op)
 static int
 perf_to_profile_args(int argc, char **argv, char **av)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
 	const char *in = NULL, *out = NULL;
 	bool force = false;
 	int c;
 
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":i:o:fh")) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:o:fhV", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			in = optarg;
@@ -610,9 +616,19 @@ perf_to_profile_args(int argc, char **argv, char **av)
 		case 'h':
 			printf("Usage: %s -i INPUT -o OUTPUT [-f]\n"
 			       "Convert a perf.data file into a pprof profile "
-			       "(perf2gperf --format=pprof);\n-f replaces an "
-			       "existing OUTPUT.\n", progname);
+			       "(perf2gperf --format=pprof).\n\n"
+			       "  -i INPUT       the perf.data file\n"
+			       "  -o OUTPUT      the profile to write\n"
+			       "  -f             replace an existing OUTPUT\n"
+			       "  -h, --help     print this help and exit\n"
+			       "  -V, --version  print the version and exit\n"
+			       "\nThis is perf2gperf under the name pprof runs "
+			       "on a perf.data file; see perf2gperf(1).\n",
+			       progname);
 			message_exit(0);
+			break;
+		case 'V':
+			version();
 			break;
 		case ':':
 			message_usage("option '%s' needs an argument",
