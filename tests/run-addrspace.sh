@@ -112,7 +112,7 @@ check_exit 0 "$GPERFCHECK" merged.prof
 
 # --- Go pprof, merged
 pprof_bin=
-if command -v go > /dev/null 2>&1 &&
+if have go &&
 	[ -d /usr/share/gocode/src/github.com/google/pprof ]; then
 	go_env
 	(cd "$test_dir" && GO111MODULE=off GOPATH=/usr/share/gocode \
@@ -150,7 +150,7 @@ else
 fi
 
 # --- google-pprof, one profile per process
-if command -v google-pprof > /dev/null 2>&1; then
+if have google-pprof; then
 	check_exit 0 "$PERF2GPERF" -q --user-only --no-fixup --split spawn.data 'proc-%p-%c.prof'
 	n=0
 	for f in proc-*.prof; do

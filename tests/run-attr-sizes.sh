@@ -18,7 +18,7 @@
 ATTRSIZE=$top_builddir/tests/attrsize
 [ -x "$ATTRSIZE" ] || hard_error "$ATTRSIZE is not built"
 have_perf=no
-command -v perf >/dev/null 2>&1 && perf version >/dev/null 2>&1 && have_perf=yes
+have perf && perf version >/dev/null 2>&1 && have_perf=yes
 [ $have_perf = yes ] || echo "note: perf is not installed: only perf2gperf's own agreement is checked"
 
 nchecked=0

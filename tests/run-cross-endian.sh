@@ -7,9 +7,10 @@
 # the zstd program is there - with every field big-endian.  Then:
 #  1. perfswap swapped every record and feature (it drops and counts what
 #     it cannot swap; nothing of the fixtures may be dropped);
-#  2. perf reads the swapped file as it reads the original: the same
-#     stacks (testdata/perf-stacks.py, compared with NAME.perf.data.expected,
-#     perf's reading of the original) and, for file-mode inputs, the same
+#  2. (in the live tier) perf reads the swapped file as it reads the
+#     original: the same stacks (testdata/perf-stacks.py, compared with
+#     NAME.perf.data.expected, perf's reading of the original) and, for
+#     file-mode inputs, the same
 #     `perf report -D` listing of every record and its fields, the same
 #     header (perf report --header-only -I: every feature) and the same
 #     `perf script` text with task and mmap events (tracepoint fields
@@ -45,8 +46,12 @@
 
 PERFSWAP=$top_builddir/tests/perfswap
 [ -x "$PERFSWAP" ] || hard_error "$PERFSWAP is not built"
-need_cmd perf
-perf version > /dev/null 2>&1 || skip "perf does not run"
+# perf is the oracle of step 2, in the live tier; steps 1 and 3-5 check
+# perf2gperf against the original's reading without it
+have_perf=no
+if have perf && perf version > /dev/null 2>&1; then
+	have_perf=yes
+fi
 stacks_py=$(testfile perf-stacks.py)
 
 if "$PERF2GPERF" --help | grep -q -e '--byte-order'; then
@@ -126,7 +131,7 @@ be_header() {
 # The swapped hot.perf.data must be readable by perf at all.
 hot=$(testfile hot.perf.data)
 check_exit 0 "$PERFSWAP" "$hot" probe.be
-perf_stacks probe.be probe.stacks ||
+[ $have_perf = no ] || perf_stacks probe.be probe.stacks ||
 	{ cat perf.err >&2; skip "perf cannot read a big-endian perf.data"; }
 
 nfiles=0 nprof=0
@@ -160,7 +165,7 @@ for data in "$TESTDATA"/*.perf.data; do
 
 	# 2. perf's reading (not under a wrapper: it checks perfswap and
 	# perf, not the tools)
-	if [ -n "${P2G_WRAPPER:-}" ]; then
+	if [ -n "${P2G_WRAPPER:-}" ] || [ $have_perf = no ]; then
 		:
 	elif [ $mode = file ]; then
 		perf_stacks "$be" $name.perf ||

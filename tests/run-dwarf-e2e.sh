@@ -46,7 +46,7 @@ done
 HOME=$test_dir
 export HOME
 use_go=no
-if [ -z "${P2G_WRAPPER:-}" ] && command -v go > /dev/null 2>&1; then
+if [ -z "${P2G_WRAPPER:-}" ] && have go; then
 	use_go=yes
 	go_env
 fi

@@ -109,7 +109,7 @@ dwarf_case() {
 dwarf_case cprop c "${CC:-gcc}"
 grep -q ';main;work' cprop.exp ||
 	hard_error "perf does not name cprop's clone of work by its DWARF name"
-if command -v "${CXX:-g++}" > /dev/null 2>&1; then
+if have "${CXX:-g++}"; then
 	dwarf_case cpropxx cc "${CXX:-g++}"
 	grep -q ';ns::work;ns::step ' cpropxx.exp ||
 		hard_error "perf does not name cpropxx's inlined ns::step"

@@ -118,7 +118,7 @@ check_exit 2 $G --expect-mapping prog --min-share 101
 check_exit 0 "$GPERFCHECK" --json --expect-mapping libhot.so shares.prof
 grep -F -q '"path":"/opt/we\"ird\\dir/x.so","flat_samples":1,"cum_samples":1}' out ||
 	fail "--json does not escape a path: $(cat out)"
-if command -v python3 > /dev/null 2>&1; then
+if have python3; then
 	python3 -m json.tool out > /dev/null || fail "--json is not JSON: $(cat out)"
 	python3 -c '
 import json
@@ -136,7 +136,7 @@ fi
 # --compare by shares: the same profile with every mapping 0x10000000
 # higher (ASLR; tests/aslr-shift.py) has exactly the same shares, though
 # no stack in common; a profile of other mappings has others
-if command -v python3 > /dev/null 2>&1; then
+if have python3; then
 	python3 "$top_srcdir/tests/aslr-shift.py" shares.prof moved.prof 10000000 ||
 		hard_error "aslr-shift.py failed"
 	check_exit 0 "$GPERFCHECK" --dump moved.prof
@@ -172,7 +172,7 @@ head -n 1 out | grep -q '"valid":true,"slot_bits":64,"byte_order":"little"' ||
 	fail "--json of good-64le.prof: $(head -n 1 out)"
 tail -n 1 out | grep -q '"status":1,"valid":false,"error":{"message":"[^"]*","offset":64}' ||
 	fail "--json of bad-pc0.prof: $(tail -n 1 out)"
-if command -v python3 > /dev/null 2>&1; then
+if have python3; then
 	python3 -c 'import json, sys
 for line in sys.stdin: json.loads(line)' < out || fail "--json is not JSON"
 fi

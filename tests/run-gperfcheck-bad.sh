@@ -15,7 +15,7 @@ readme=$(testfile gperf/README)
 G=$TESTDATA/gperf
 
 have_go=no
-if command -v go > /dev/null 2>&1; then
+if have go; then
 	have_go=yes
 	go_env
 fi

@@ -125,7 +125,7 @@ for d in beside dotdebug; do
 	check_grep "top functions (leaf samples): $top" out
 	grep -q -x "  top functions (leaf samples): $top" out ||
 		fail "gperfcheck names the PC past the end of $gap_fn"
-	if command -v google-pprof > /dev/null 2>&1; then
+	if have google-pprof; then
 		HOME=$test_dir google-pprof --text $d/multi $d.prof \
 			> $d.txt 2> $d.err || {
 			cat $d.err >&2

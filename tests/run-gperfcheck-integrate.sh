@@ -39,7 +39,7 @@ tap_results() {
 	printf ' global=%s\n' "$(sed -n 's/^:global-test-result: //p' "$1")"
 }
 driver=$(ls /usr/share/automake-*/tap-driver.sh 2> /dev/null | tail -n 1)
-if command -v autoreconf > /dev/null 2>&1 && command -v automake > /dev/null 2>&1 &&
+if have autoreconf && have automake &&
    [ -n "$driver" ]; then
 	cp -R "$examples/automake" am
 	chmod -R u+w am
@@ -71,7 +71,7 @@ elif [ -n "$driver" ]; then
 else
 	echo "note: no automake: its TAP driver not tried"
 fi
-if command -v prove > /dev/null 2>&1; then
+if have prove; then
 	check_exit 0 env MAPPING=prog prove --exec sh "$examples/automake/profile.test"
 	check_grep "Result: PASS" out
 	check_exit 1 env MAPPING=libc.so.6 prove --exec sh "$examples/automake/profile.test"
@@ -80,7 +80,7 @@ if command -v prove > /dev/null 2>&1; then
 fi
 
 # CTest
-if command -v cmake > /dev/null 2>&1 && command -v ctest > /dev/null 2>&1; then
+if have cmake && have ctest; then
 	for m in prog libc.so.6; do
 		cmake -S "$examples/cmake" -B cm-$m -DGPERFCHECK="$GPERFCHECK" \
 			-DPROFILE="$prof" -DMAPPING=$m > cmake.log 2>&1 ||
@@ -102,9 +102,9 @@ fi
 
 # pytest: Debian's python3-pytest gives pytest-3
 pytest=
-if command -v pytest-3 > /dev/null 2>&1; then
+if have pytest-3; then
 	pytest=pytest-3
-elif command -v python3 > /dev/null 2>&1 && python3 -c 'import pytest' 2> /dev/null; then
+elif have python3 && python3 -c 'import pytest' 2> /dev/null; then
 	pytest="python3 -m pytest"
 fi
 if [ -n "$pytest" ]; then

@@ -20,7 +20,7 @@
 . "$top_srcdir/tests/stacks.sh"
 
 have_pprof=yes
-command -v google-pprof > /dev/null 2>&1 || have_pprof=no
+have google-pprof || have_pprof=no
 [ $have_pprof = yes ] ||
 	echo "note: google-pprof not installed: checking against the kept pprof text only"
 

@@ -119,8 +119,8 @@ compare_text zeros.exp zeros.out "the names from a kallsyms of zeros"
 # kernel map starts; a label (_text) loses to a function of a size at
 # its address; a PC past a function's end has no name; a vmlinux with
 # another build ID is refused
-if command -v ${CC:-gcc} > /dev/null 2>&1 && command -v ld > /dev/null 2>&1 &&
-   command -v readelf > /dev/null 2>&1; then
+if have ${CC:-gcc} && have ld &&
+   have readelf; then
 	printf '%s\n' .text '.globl _text' '_text:' '.globl kfunc_a' \
 		'.type kfunc_a,@function' 'kfunc_a: nop; nop; ret' \
 		'.size kfunc_a, 3' '.p2align 4' '.globl kfunc_b' \
@@ -260,7 +260,7 @@ for k in $kinds; do
 		"the kernel frames of kernel-module named from $k.kallsyms"
 	HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" -q \
 		--kallsyms $k.kallsyms "$moddata" $k.pb.gz
-	if command -v go > /dev/null 2>&1; then
+	if have go; then
 		(go_env && go tool pprof -raw -symbolize=none $k.pb.gz) \
 			> $k.raw 2> $k.err || {
 			cat $k.err >&2
@@ -280,7 +280,7 @@ for k in $kinds; do
 		compare_text $k.map.exp $k.map.go \
 			"Go pprof's Mapping of [p2gmod] in $k.pb.gz"
 	fi
-	command -v perf > /dev/null 2>&1 || continue
+	have perf || continue
 	HOME=$test_dir/nohome perf script -i "$moddata" \
 		--kallsyms $k.kallsyms -F ip,sym > $k.script 2> $k.err || {
 		cat $k.err >&2
@@ -309,7 +309,8 @@ done
 echo "kernel-module: the module's frame named as perf names it"
 
 # the oracle
-command -v perf > /dev/null 2>&1 || skip "perf is not installed"
+live_rest
+have perf || skip "perf is not installed"
 HOME=$test_dir/home
 export HOME
 mkdir -p "$HOME"

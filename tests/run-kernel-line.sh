@@ -115,7 +115,7 @@ cat stacks.bin maps.old > old.prof
 check_exit 0 "$GPERFCHECK" old.prof
 check_grep "old.prof: warning: 7 of these are below a mapping with a nonzero offset: Go pprof lowers its start to take them (7 by /usr/lib/debug/boot/vmlinux-6.18.44-fc-v669 at 0xffffffff81000000, offset 0xffffffff81000000, from 0x0)"
 
-if command -v go > /dev/null 2>&1; then
+if have go; then
 	go_env
 	go_raw unknown.prof unknown.raw
 	go_raw old.prof old.raw
@@ -139,7 +139,7 @@ fi
 # hot.c built as testdata/progs/mkprogs.sh builds it (no symbol at these
 # addresses), not the recorded binary, which is not in testdata.
 cflags=$(sed -n 's/^CFLAGS="\(.*\)"$/\1/p' "$TESTDATA/progs/mkprogs.sh")
-if command -v google-pprof > /dev/null 2>&1 &&
+if have google-pprof &&
    ${CC:-gcc} $cflags -o hot "$TESTDATA/progs/hot.c" 2> cc.log; then
 	HOME=$test_dir google-pprof --raw ./hot unknown.prof > perl.raw 2> perl.err || {
 		cat perl.err >&2
@@ -164,11 +164,11 @@ fi
 # NAME.prof (when installed); Go pprof gives other shares without the
 # lines matching PATTERN (WHAT), the control
 shares_check() {
-	if command -v perf > /dev/null 2>&1; then
+	if have perf; then
 		shares_perf "$data" > $1.perf
 		compare_text $1.exp $1.perf "perf report's shares of $data"
 	fi
-	command -v go > /dev/null 2>&1 || return 0
+	have go || return 0
 	go_env
 	grep -av "$2" $1.prof > no$1.prof
 	for p in "$1" "no$1"; do
@@ -234,7 +234,7 @@ shares_check mod ' \[p2gmod\]$' "the module's line" \
 
 # the pprof output: a Mapping for the module, at the module's range
 check_exit 0 "$PERF2GPERF" -q "$data" mod.pb.gz
-if command -v go > /dev/null 2>&1; then
+if have go; then
 	go_env
 	go tool pprof -raw -symbolize=none mod.pb.gz > modpb.raw 2> modpb.err || {
 		cat modpb.err >&2

@@ -58,7 +58,7 @@ total=$(awk '{ s += $1 } END { print s + 0 }' fixture.stacks)
 [ "$total" -gt 100 ] || hard_error "only $total samples in $expected"
 check_lbr "$fixture" fixture.stacks "$total"
 
-if ! command -v perf > /dev/null 2>&1; then
+if ! have perf; then
 	echo "perf is not installed: the fixture's oracle not rechecked," \
 		"the corpus recording not compared"
 	exit 0

@@ -105,7 +105,7 @@ for tool in perf2gperf gperfcheck; do
 			fail "doc/$tool.1: exit status $st not documented in EXIT STATUS"
 	done
 
-	if command -v groff > /dev/null 2>&1; then
+	if have groff; then
 		groff -t -man -ww -z "$page" > groff.log 2>&1 || :
 		if [ -s groff.log ]; then
 			cat groff.log >&2

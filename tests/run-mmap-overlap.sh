@@ -71,7 +71,7 @@ hot;getaddrinfo;[unknown];[unknown] 1
 EOT
 LC_ALL=C sort ov.folded > folded.got
 compare_text folded.exp folded.got "the folded stacks"
-command -v perf > /dev/null 2>&1 || {
+have perf || {
 	echo "perf is not installed: not compared with perf"
 	exit 0
 }

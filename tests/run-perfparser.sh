@@ -199,7 +199,7 @@ check_grep "bad.data: offset 0x94: warning: tracing data unreadable"
 grep -q "^ *1  tracepoint-1329\$" out || fail "bad.data: $(grep -A1 '# events' out)"
 
 # contentsize.data: stack copies shorter than asked, against perf
-if ! command -v perf > /dev/null 2>&1; then
+if ! have perf; then
 	echo "perf is not installed: contentsize.data and the uprobe" \
 		"recordings not compared with perf"
 	exit 0

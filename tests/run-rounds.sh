@@ -34,7 +34,7 @@ ROUNDS=$top_builddir/tests/rounds
 [ -x "$ROUNDS" ] || hard_error "$ROUNDS is not built"
 
 have_perf=no
-if command -v perf > /dev/null 2>&1 && perf version > /dev/null 2>&1; then
+if have perf && perf version > /dev/null 2>&1; then
 	have_perf=yes
 fi
 

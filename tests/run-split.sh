@@ -20,7 +20,7 @@
 gunzip -c "$(testfile system-wide.perf.data.gz)" > sw.data
 want=$(testfile system-wide.perf.data.counts)
 # counts: "PID TID SAMPLES" a thread, as perf script counts them
-if command -v perf > /dev/null 2>&1 &&
+if have perf &&
    perf script -i sw.data -F pid,tid > script.out 2> /dev/null; then
 	tr '/' ' ' < script.out |
 		awk '{ n[$1 " " $2]++ } END { for (k in n) print k, n[k] }' |

@@ -35,7 +35,7 @@ run() {
 	fi
 }
 
-if command -v ${CC:-gcc} > /dev/null 2>&1 &&
+if have ${CC:-gcc} &&
    ${CC:-gcc} -O2 -g -o symprog "$(testfile progs/symprog.c)" 2> cc.log; then
 	{
 		printf 'map 0 0 0 1 - %s\nfile\n' "$test_dir/m.elf"

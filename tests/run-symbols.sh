@@ -101,7 +101,7 @@ lines_check() {
 	compare_text lines.exp lines.got \
 		"the inlined frames and lines of $1"
 }
-if command -v addr2line > /dev/null 2>&1; then
+if have addr2line; then
 	lines_check symprog
 	# its DWARF compressed, as in a distribution's debug files
 	# (inflated by the symbolizer rather than by libdw: dwimage.c)
@@ -117,7 +117,7 @@ else
 fi
 
 # C++ names
-if ! command -v ${CXX:-g++} > /dev/null 2>&1; then
+if ! have ${CXX:-g++}; then
 	echo "note: no g++: C++ names not checked"
 elif [ "$($SYMLOOKUP --demangles)" != yes ]; then
 	echo "note: built without libiberty: C++ names not checked"
@@ -212,7 +212,7 @@ check_grep "$addr real_name" bin4.out
 # names nothing, its program headers being emptied (no file offset can
 # be placed): as perf script --symfs names it; then the recorded path
 # there
-if command -v objcopy > /dev/null 2>&1; then
+if have objcopy; then
 	sub=$(echo $bid | cut -c1-2)/$(echo $bid | cut -c3-)
 	mkdir -p symfs/usr/lib/debug/.build-id/$(echo $bid | cut -c1-2)
 	objcopy --only-keep-debug symprog.moved \

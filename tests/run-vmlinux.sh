@@ -112,7 +112,7 @@ go_knames() {
 
 nonamed='no kernel frame is named'
 have_go=yes
-if command -v go > /dev/null 2>&1 && go tool pprof -h > /dev/null 2>&1; then
+if have go && go tool pprof -h > /dev/null 2>&1; then
 	go_env
 	HOME=$test_dir/home
 else

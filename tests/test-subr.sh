@@ -14,7 +14,12 @@
 #                              with gperfcheck (see below)
 #   $TESTDATA                  $top_srcdir/testdata
 #   testfile NAME              print the path of testdata/NAME; skip if absent
-#   need_cmd CMD...            skip unless every CMD is on $PATH
+#   have CMD...                true if every CMD is on $PATH; perf, go,
+#                              pprof, google-pprof and valgrind count only
+#                              in the live tier (live: P2G_LIVE=1, set by
+#                              make check-live)
+#   need_cmd CMD...            skip unless have CMD...
+#   live_rest                  end the test here, passed, unless live
 #   compare_text EXP ACT [WHAT]  diff -u EXP ACT; fail (showing the diff)
 #                              when they differ
 #   check_exit N CMD...        run CMD with stdout in ./out and stderr in
@@ -199,10 +204,40 @@ testfile() {
 	printf '%s\n' "$TESTDATA/$1"
 }
 
+# The tools of the live tier: make check runs as a distribution's build
+# does, offline and without them, whether they are installed or not;
+# make check-live (P2G_LIVE=1) records with perf, drives pprof and runs
+# under valgrind.
+live_tools=" perf go pprof google-pprof valgrind "
+
+live() {
+	[ "${P2G_LIVE:-}" = 1 ]
+}
+
+have() {
+	for _hv_cmd in "$@"; do
+		case $live_tools in
+		*" $_hv_cmd "*) live || return 1 ;;
+		esac
+		command -v "$_hv_cmd" >/dev/null 2>&1 || return 1
+	done
+}
+
+# What follows needs the live tier: in make check, end the test here.
+live_rest() {
+	live && return 0
+	echo "$test_name: the rest runs in the live tier (make check-live)"
+	exit 0
+}
+
 need_cmd() {
 	for _nc_cmd in "$@"; do
-		command -v "$_nc_cmd" >/dev/null 2>&1 ||
-			skip "$_nc_cmd is not installed"
+		have "$_nc_cmd" && continue
+		case $live_tools in
+		*" $_nc_cmd "*)
+			live || skip "$_nc_cmd is used in the live tier only (make check-live)" ;;
+		esac
+		skip "$_nc_cmd is not installed"
 	done
 }
 
