@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <elfutils/libdwfl.h>
 #include <zlib.h>
@@ -62,6 +63,16 @@ put_safe(FILE *f, const char *fmt, ...)
 /* The width of the status line on the screen; 0 when none is shown. */
 static size_t status_len;
 
+bool
+message_status_overwrites(void)
+{
+	static int tty = -1;
+
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
+	return tty;
+}
+
 void
 message_status(const char *fmt, ...)
 {
@@ -75,6 +86,11 @@ message_status(const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
+	if (!message_status_overwrites()) {
+		fprintf(stderr, "%s\n", buf);
+		fflush(stderr);
+		return;
+	}
 	len = strlen(buf);
 	fprintf(stderr, "\r%s%*s", buf,
 		status_len > len ? (int)(status_len - len) : 0, "");

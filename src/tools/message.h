@@ -19,12 +19,17 @@ extern bool message_quiet;
  * \xHH: strings from an input file may hold anything. */
 void message_put_safe(FILE *f, const char *s);
 
-/* Show FMT as the status line on stderr: written over the one before,
- * with no newline; every message below ends it first. */
+/* Show FMT as the status line on stderr.  On a terminal it is written
+ * over the one before, with no newline, and every message below ends it
+ * first; into a file or a pipe it is a line of its own. */
 void message_status(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
-/* Clear the status line, if one is shown. */
+/* Whether stderr is a terminal, where status lines overwrite each
+ * other. */
+bool message_status_overwrites(void);
+
+/* Clear the status line, if one is shown on a terminal. */
 void message_status_end(void);
 
 /* Report ERR about FILE on stderr. */

@@ -730,7 +730,7 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 			      err);
 		return p2g_exit_status(err->status);
 	}
-	message_status_end();
+	report_progress_end(rp, &st.samples);
 	report_input(rp, 0);
 	if (o->split)
 		output_summary(sink, rp->name, &st, o);
@@ -827,7 +827,7 @@ main(int argc, char **argv)
 			goto out;
 		}
 	}
-	message_status_end();
+	report_progress_end(&rp, NULL);
 	report_input(&rp, 0);
 	if (op.info)
 		ret = info_print(pds[0], &rp);

@@ -150,17 +150,21 @@ size_text(char *buf, size_t len, uint64_t bytes)
 	return buf;
 }
 
-/* Whether to show a line now, at NOW: always with --progress, on a
- * terminal not in the first two seconds and once a second. */
+/* Whether to show a line now, at NOW: at most once a second, with
+ * --progress from the start, else (on a terminal) after two seconds.  A
+ * line not shown is kept for report_progress_end(). */
 static bool
 due(struct report *rp, double now)
 {
 	if (rp->progress == 0)
 		return false;
-	if (rp->progress == 1 &&
-	    (now - rp->start < 2 || now - rp->shown < 1))
+	if ((rp->progress == 1 && now - rp->start < 2) ||
+	    (rp->shown != 0 && now - rp->shown < 1)) {
+		rp->pending = true;
 		return false;
+	}
 	rp->shown = now;
+	rp->pending = false;
 	return true;
 }
 
@@ -178,7 +182,7 @@ show(struct report *rp, double now, const char *what, uint64_t done,
 			       size_text(sz, sizeof(sz), done), tail);
 		return;
 	}
-	if (done == 0 || now - rp->phase < 1) {
+	if (done == 0 || done == total || now - rp->phase < 1) {
 		message_status("%s: %s:%s %3d%% of %s%s", progname, rp->name,
 			       what,
 			       (int)((double)done * 100 / (double)total),
@@ -193,19 +197,35 @@ show(struct report *rp, double now, const char *what, uint64_t done,
 		       (int)(left / 60), (int)left % 60);
 }
 
+/* Show the line of the last call of report_progress() or
+ * report_spool(), as kept in RP. */
+static void
+show_last(struct report *rp, double now)
+{
+	char tail[48] = "";
+
+	if (rp->spooling) {
+		show(rp, now, " copying to a temporary file:", rp->done,
+		     rp->total, "");
+		return;
+	}
+	snprintf(tail, sizeof(tail), ", %llu samples",
+		 (unsigned long long)rp->samples);
+	show(rp, now, "", rp->done, rp->total, tail);
+}
+
 void
 report_progress(void *ctx, uint64_t done, uint64_t total,
 		uint64_t samples)
 {
 	struct report *rp = ctx;
-	char tail[48];
 	double now = seconds();
 
-	if (!due(rp, now))
-		return;
-	snprintf(tail, sizeof(tail), ", %llu samples",
-		 (unsigned long long)samples);
-	show(rp, now, "", done, total, tail);
+	rp->done = done;
+	rp->total = total;
+	rp->samples = samples;
+	if (due(rp, now))
+		show_last(rp, now);
 }
 
 void
@@ -218,9 +238,27 @@ report_spool(void *ctx, uint64_t done, uint64_t total)
 		rp->spooling = true;
 		rp->phase = now;
 	}
-	if (!due(rp, now))
-		return;
-	show(rp, now, " copying to a temporary file:", done, total, "");
+	rp->done = done;
+	rp->total = total;
+	if (due(rp, now))
+		show_last(rp, now);
+}
+
+void
+report_progress_end(struct report *rp, const uint64_t *samples)
+{
+	if (rp->shown != 0) {
+		/* what the line showed was done to its end */
+		if (samples != NULL)
+			rp->samples = *samples;
+		if (rp->total != UINT64_MAX && rp->total != 0)
+			rp->done = rp->total;
+		rp->pending = true;
+	}
+	if (rp->pending && rp->shown != 0 && !message_status_overwrites())
+		show_last(rp, seconds());
+	rp->pending = false;
+	message_status_end();
 }
 
 void

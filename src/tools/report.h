@@ -31,6 +31,10 @@ struct report {
 					   line shows (a spool, the reading
 					   of an input), for the time left */
 	bool spooling;			/* the line shows a spool */
+	bool pending;			/* a line was not shown since the
+					   last one that was */
+	uint64_t done, total, samples;	/* what the last line (shown or
+					   not) says */
 	/* For report_missing(): where files are looked for, whether to
 	 * say so, and the files already reported. */
 	const struct convert_opts *o;
@@ -76,6 +80,12 @@ void report_progress(void *ctx, uint64_t done, uint64_t total,
  * progress says: the bytes copied, with the share and the time left when
  * the size is known. */
 void report_spool(void *ctx, uint64_t done, uint64_t total);
+
+/* End the status line of what was done to its end (the spool of an
+ * input, the reading of the inputs).  Into a file or a pipe, its final
+ * state is written first: the whole size, when known, and SAMPLES
+ * samples (when not NULL). */
+void report_progress_end(struct report *rp, const uint64_t *samples);
 
 /* For convert_opts.input_start (CTX a struct report): messages are
  * about input N now. */
