@@ -61,6 +61,51 @@ cmp want.prof prog.prof || fail "prog.prof is not the recording's profile"
 ! grep -q 'killed\|failed' err || fail "perf's SIGINT taken for a failure: $(cat err)"
 rm -f prog.prof
 
+# SIGINT or SIGTERM sent to perf2gperf alone (kill, a supervisor, a
+# timeout): perf gets SIGINT, as from a terminal's Ctrl-C, ends its
+# stream, and the profile of what it recorded is written.  The stand-in
+# records until it gets SIGINT (any other signal ends it with no stream,
+# which fails the test); it says it is ready once its trap is set.
+cat > waitperf <<EOF
+#!/bin/sh
+trap 'kill \$w 2> /dev/null; cat "$pipe"; exit 0' INT
+sleep 600 &
+w=\$!
+echo \$\$ > "$test_dir/perf.ready"
+wait \$w
+exit 9
+EOF
+chmod +x waitperf
+p2g=$top_builddir/src/perf2gperf
+for sig in INT TERM; do
+	rm -f perf.ready sig.prof
+	PERF=$test_dir/waitperf $P2G_WRAPPER "$p2g" record -o sig.prof -- ./prog \
+		> sig.out 2> sig.err &
+	pid=$!
+	i=0
+	while [ ! -s perf.ready ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -s perf.ready ] || { kill $pid; fail "the stand-in perf did not start"; }
+	kill -$sig $pid
+	i=0
+	while kill -0 $pid 2> /dev/null && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 $pid 2> /dev/null; then
+		kill -KILL $pid "$(cat perf.ready)" 2> /dev/null || :
+		fail "perf2gperf record, sent SIG$sig, did not stop perf in 60 s"
+	fi
+	rc=0
+	wait $pid || rc=$?
+	[ $rc -eq 0 ] || { cat sig.err >&2;
+		fail "perf2gperf record, sent SIG$sig: exit status $rc"; }
+	cmp want.prof sig.prof ||
+		fail "after SIG$sig, sig.prof is not the recording's profile"
+done
+
 # a perf that fails before it writes anything
 cat > badperf <<EOF
 #!/bin/sh
@@ -90,7 +135,8 @@ check_grep "perf record's options need -- before the command ('-F')"
 
 # the real perf
 unset PERF
-command -v perf > /dev/null 2>&1 || skip "perf is not installed"
+live_rest
+have perf || skip "perf is not installed"
 ${CC:-gcc} -O2 -fno-omit-frame-pointer -o hot "$TESTDATA/progs/hot.c" \
 	2> cc.log || skip "cannot build hot.c"
 if ! perf record -q -o probe.data -- true > probe.log 2>&1; then

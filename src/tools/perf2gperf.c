@@ -776,11 +776,10 @@ main(int argc, char **argv)
 		parse_options(n, rec_av, &op);
 		sink.in_place = true;
 	} else if (argc > 1 && strcmp(argv[1], "record") == 0) {
-		if (record_start(argc - 1, argv + 1, &rec) < 0)
-			message_exit(2);
 		/* Ctrl-C is perf's: it ends the stream, and the profile of
 		 * what was recorded is still written. */
-		signal(SIGINT, SIG_IGN);
+		if (record_start(argc - 1, argv + 1, &rec) < 0)
+			message_exit(2);
 		rec_av[0] = argv[0];
 		rec_av[1] = (char *)"-o";
 		rec_av[2] = rec.output;

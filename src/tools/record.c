@@ -91,6 +91,60 @@ perf_argv(const char *perf, char **opts, int nopts, char **cmd, int ncmd)
 	return av;
 }
 
+/* perf, for on_stop(): 0 until it is started. */
+static volatile pid_t stop_pid;
+static volatile sig_atomic_t stop_pending;
+
+/* SIGINT or SIGTERM: stop perf with SIGINT, as a terminal's Ctrl-C
+ * does.  The terminal's own SIGINT (si_code SI_KERNEL, > 0) reached
+ * perf too, in the same process group, and is not passed on twice. */
+static void
+on_stop(int sig, siginfo_t *si, void *uctx)
+{
+	int e = errno;
+
+	(void)uctx;
+	if (sig == SIGINT && si != NULL && si->si_code > 0)
+		return;
+	if (stop_pid > 0)
+		(void)kill(stop_pid, SIGINT);
+	else
+		stop_pending = 1;
+	errno = e;
+}
+
+/* Catch SIGINT and SIGTERM with on_stop() before perf starts, so that
+ * none is lost in between; perf gets the default action back at exec. */
+static void
+catch_stop(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_stop;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* perf is PID from now on: pass it a stop that came while it started. */
+static void
+stop_target(pid_t pid)
+{
+	sigset_t set, old;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	stop_pid = pid;
+	if (stop_pending && pid > 0)
+		(void)kill(pid, SIGINT);
+	stop_pending = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 /* Run AV with its standard output into a pipe; R's pid and fd.  A
  * failed exec is reported through a second pipe, as its errno. */
 static int
@@ -203,6 +257,7 @@ record_start(int argc, char **argv, struct record *r)
 	free(opts);
 	if (av == NULL)
 		message_usage("out of memory");
+	catch_stop();
 	if (spawn(av, r) != 0) {
 		int e = errno;
 
@@ -216,6 +271,7 @@ record_start(int argc, char **argv, struct record *r)
 		return -1;
 	}
 	free(av);
+	stop_target(r->pid);
 	snprintf(r->input, sizeof(r->input), "/dev/fd/%d", r->fd);
 	return 0;
 }
@@ -254,6 +310,7 @@ record_finish(struct record *r, int status)
 	while (waitpid(r->pid, &ws, 0) < 0)
 		if (errno != EINTR)
 			return status ? status : 2;
+	stop_target(0);
 	r->pid = 0;
 	/* perf record stopped by Ctrl-C ends by raising SIGINT again once
 	 * its stream is complete. */

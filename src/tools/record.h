@@ -19,8 +19,11 @@ struct record {
 };
 
 /* Read the arguments after "record" (ARGV[0] is "record") and start
- * perf.  Exits with a usage error (2) for bad arguments; -1 when perf
- * cannot be run (said on stderr), else 0. */
+ * perf.  From then on SIGINT and SIGTERM sent to this process stop perf
+ * as a terminal's Ctrl-C does (perf gets SIGINT and ends its stream, and
+ * what it recorded is converted); a Ctrl-C, which reaches perf itself,
+ * is left to perf.  Exits with a usage error (2) for bad arguments; -1
+ * when perf cannot be run (said on stderr), else 0. */
 int record_start(int argc, char **argv, struct record *r);
 
 /* Wait for perf after a conversion that ended with exit status STATUS:
