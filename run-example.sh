@@ -4,6 +4,8 @@
 # testdata/example.perf.data (perf 6.1, cpu-clock -g, the program in
 # testdata/progs/multi.c) into example.prof, validate it, and show what
 # pprof makes of it.  On Debian, missing packages are installed first.
+# The build is in _build-example/, out of the source tree, so that
+# run-tests.sh (which builds in _build*/) can run before or after it.
 set -eu
 cd "$(dirname "$0")"
 
@@ -11,16 +13,24 @@ need="gcc make autoconf automake pkg-config libdw-dev libelf-dev zlib1g-dev
       libzstd-dev google-perftools"
 ./install-deps.sh $need
 
-echo "== building"
+echo "== building in _build-example/"
 [ -x configure ] || ./autogen.sh
-[ -f Makefile ] || ./configure -q
-make -s -j"$(nproc 2>/dev/null || echo 2)"
+if [ -f config.status ]; then
+	echo "run-example.sh: the source tree is configured in place;" \
+		"run 'make distclean' first" >&2
+	exit 2
+fi
+mkdir -p _build-example
+(cd _build-example &&
+	{ [ -f Makefile ] || ../configure -q; } &&
+	make -s -j"$(nproc 2>/dev/null || echo 2)")
+bin=_build-example/src
 
 echo "== converting testdata/example.perf.data"
-src/perf2gperf --stats testdata/example.perf.data example.prof
+$bin/perf2gperf --stats testdata/example.perf.data example.prof
 
 echo "== validating example.prof"
-src/gperfcheck --summary example.prof
+$bin/gperfcheck --summary example.prof
 
 # Show pprof's view.  The recording names /work/main/testdata/progs/multi,
 # which a fresh checkout rebuilds here with the same compiler and flags
@@ -38,5 +48,5 @@ elif command -v go >/dev/null 2>&1; then
 	PPROF_BINARY_PATH=testdata/progs go tool pprof -top example.prof
 else
 	echo "== no pprof installed; gperfcheck's view:"
-	src/gperfcheck --dump example.prof
+	$bin/gperfcheck --dump example.prof
 fi

@@ -48,6 +48,12 @@ show_failures() {
 }
 
 phase "autogen"
+# The builds are out of the tree: a configuration in place (./configure
+# run in the source tree) would stop them.
+if [ -f config.status ]; then
+	echo "run-tests.sh: the source tree is configured in place; make distclean"
+	make -s distclean
+fi
 ./autogen.sh
 
 phase "build and check (_build)"
