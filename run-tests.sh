@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: MIT
 # Build perf2gperf and run every test: install the build and test
 # dependencies (Debian), then autogen, configure --enable-werror, make,
-# make check and make distcheck in _build/; the whole suite again under
-# AddressSanitizer and UndefinedBehaviorSanitizer in _build-san/; the
-# libFuzzer targets for FUZZ_SECONDS (default 15) each in _build-fuzz/;
-# and the suite under valgrind (make check-valgrind) in _build/.
-# Exits non-zero on any failure.  Test logs: _build*/tests/*.log and
-# _build*/test-suite.log; fuzzer logs: _build-fuzz/fuzz/*.log.
+# make check (the offline tier), make distcheck and make check-live (the
+# tests that record with perf, drive pprof, read ../shared/corpus or
+# loop long) in _build/; the Debian package built from the release
+# tarball as nobody, and lintian on it, in _build/deb/; both tiers again
+# under AddressSanitizer and UndefinedBehaviorSanitizer in _build-san/;
+# the libFuzzer targets for FUZZ_SECONDS (default 15) each in
+# _build-fuzz/; and the offline tier under valgrind (make
+# check-valgrind) in _build/.  Exits non-zero on any failure.  Test logs:
+# _build*/tests/*.log and _build*/test-suite.log (the last tier run in
+# that tree); fuzzer logs: _build-fuzz/fuzz/*.log; the package's:
+# _build/deb/build.log and lintian.log.
 set -eu
 cd "$(dirname "$0")"
 top=$(pwd)
@@ -23,7 +28,8 @@ need="gcc make autoconf automake pkg-config libdw-dev libelf-dev zlib1g-dev
       libzstd-dev zstd
       linux-perf google-perftools golang-go golang-github-google-pprof-dev
       libiberty-dev protobuf-compiler
-      clang libclang-rt-14-dev valgrind perl python3 python3-pytest cmake"
+      clang libclang-rt-14-dev valgrind perl python3 python3-pytest cmake
+      dpkg-dev debhelper fakeroot lintian"
 ./install-deps.sh $need
 
 summary() {
@@ -71,7 +77,18 @@ summary . tests
 
 phase "distcheck"
 make -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
+
+phase "live tier (_build)"
+if ! make -j"$jobs" check-live; then
+	show_failures .
+	summary . live
+	exit 1
+fi
+summary . live
 cd "$top"
+
+phase "Debian package from the release tarball (_build/deb)"
+packaging/build-deb.sh _build _build/deb
 
 phase "build and check under ASan and UBSan (_build-san)"
 rm -rf _build-san
@@ -85,12 +102,18 @@ UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export UBSAN_OPTIONS
 # A quarter of the mutation runs: the fuzzers cover that ground under
 # the sanitizers at a hundred times the rate.
-if ! make -j"$jobs" check P2G_MUTATE_RUNS=100; then
+if ! make -j"$jobs" check; then
 	show_failures .
 	summary . sanitizers
 	exit 1
 fi
 summary . sanitizers
+if ! make -j"$jobs" check-live P2G_LIVE_MUTATE_RUNS=100; then
+	show_failures .
+	summary . "sanitizers, live tier"
+	exit 1
+fi
+summary . "sanitizers, live tier"
 cd "$top"
 
 phase "libFuzzer targets, ${FUZZ_SECONDS:-15} s each (_build-fuzz)"
