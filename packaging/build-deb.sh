@@ -35,9 +35,10 @@ if [ "$(id -u)" -eq 0 ]; then
 	as_user="runuser -u nobody --"
 fi
 started=$(date +%s)
-# HOME as nobody has none: the tests make their own
+# HOME and PATH as a build chroot has them
 if ! (cd "$out/src/perf2gperf-$version" &&
-	$as_user env HOME=/nonexistent dpkg-buildpackage -us -uc -b) \
+	$as_user env HOME=/nonexistent PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		dpkg-buildpackage -us -uc -b) \
 	> "$out/build.log" 2>&1; then
 	tail -n 60 "$out/build.log"
 	echo "build-deb.sh: dpkg-buildpackage failed (log: $out/build.log)" >&2

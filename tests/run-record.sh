@@ -124,7 +124,7 @@ done
 PERF=$test_dir/no-such-perf check_exit 2 "$PERF2GPERF" record -- ./prog
 check_grep "perf2gperf: cannot run $test_dir/no-such-perf: No such file or directory"
 PERF=p2g-no-such-perf check_exit 2 "$PERF2GPERF" record -- ./prog
-check_grep "install perf"
+check_grep "cannot run p2g-no-such-perf: not found in PATH (install perf"
 [ ! -e prog.prof ] || fail "a profile without perf"
 
 # usage errors

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -193,6 +194,29 @@ spawn(char **av, struct record *r)
 	return 0;
 }
 
+/* Is there a file NAME in a directory of $PATH?  execvp() says EACCES,
+ * not ENOENT, for a name found nowhere when a directory of $PATH cannot
+ * be searched. */
+static bool
+on_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	struct stat st;
+	char buf[4096];
+
+	for (p = path != NULL ? path : ""; *p != '\0'; p = end + (*end != '\0')) {
+		end = strchr(p, ':');
+		if (end == NULL)
+			end = p + strlen(p);
+		if ((size_t)snprintf(buf, sizeof(buf), "%.*s/%s",
+				     (int)(end - p), end > p ? p : ".",
+				     name) < sizeof(buf) &&
+		    stat(buf, &st) == 0)
+			return true;
+	}
+	return false;
+}
+
 int
 record_start(int argc, char **argv, struct record *r)
 {
@@ -261,12 +285,14 @@ record_start(int argc, char **argv, struct record *r)
 	if (spawn(av, r) != 0) {
 		int e = errno;
 
-		fprintf(stderr, "%s: cannot run %s: %s%s\n", progname,
-			r->perf, strerror(e),
-			e == ENOENT && strchr(r->perf, '/') == NULL
-				? " (install perf: the linux-perf package "
-				  "on Debian, linux-tools on Ubuntu)"
-				: "");
+		if (strchr(r->perf, '/') == NULL && !on_path(r->perf))
+			fprintf(stderr, "%s: cannot run %s: not found in "
+				"PATH (install perf: the linux-perf package "
+				"on Debian, linux-tools on Ubuntu)\n",
+				progname, r->perf);
+		else
+			fprintf(stderr, "%s: cannot run %s: %s\n", progname,
+				r->perf, strerror(e));
 		free(av);
 		return -1;
 	}
