@@ -334,7 +334,7 @@ emit_named(struct prof *pf, struct stack_entry **e, size_t n, bool last,
 	si.tab = tab;
 	si.info = perfdata_header(pf->in->first);
 	si.sym = pf->sym;
-	si.real_pids = pf->in->npds > 1;
+	si.pid_bits = pf->in->npds > 1 ? CONVERT_PID_BITS : 0;
 	si.unwound = pf->st->dwarf_unwound;
 	if (symstacks_build(&si, e, n, &ss, err) < 0)
 		goto out;
