@@ -316,10 +316,22 @@ forget_space(struct conv *cv, int32_t pid)
 static int
 add_mapping(struct conv *cv, int32_t pid, const struct sideband *sb)
 {
-	struct mapping m = sb->map;
+	struct mapping m;
 	char *path;
 	int ret;
 
+	memset(&m, 0, sizeof(m));
+	m.start = sb->map.start;
+	m.end = sb->map.end;
+	m.pgoff = sb->map.pgoff;
+	m.maj = sb->map.maj;
+	m.min = sb->map.min;
+	m.ino = sb->map.ino;
+	m.prot = sb->map.prot;
+	m.flags = sb->map.flags;
+	m.exec = sb->map.exec;
+	m.build_id_size = sb->map.build_id_size;
+	memcpy(m.build_id, sb->map.build_id, sizeof(m.build_id));
 	path = malloc(sb->namelen + 1);
 	if (path == NULL)
 		return -1;
