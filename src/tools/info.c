@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "addrspace.h"
 #include "convert.h"
 #include "feature.h"
 #include "info.h"
@@ -538,51 +537,42 @@ print_features(const struct perfdata *pd, const struct perf_features *ft)
 	printf("\n# ========\n#\n");
 }
 
-/* The samples of each event (SAMPLES, one count per attr of PD, or
- * NULL), then of each process that has some. */
-static int
-print_counts(const struct perfdata *pd, const uint64_t *samples,
-	     const struct addrspace *as)
+/* The samples of each event, then of each process that has some. */
+static void
+print_counts(const struct perfdata *pd, const struct convert_counts *c)
 {
-	struct process **procs;
-	size_t i, np = 0;
+	size_t i;
 
 	printf("# events (samples):\n");
 	for (i = 0; i < perfdata_nattrs(pd); i++) {
-		printf("%12" PRIu64 "  ", samples != NULL ? samples[i] : 0);
+		printf("%12" PRIu64 "  ", i < c->nevents ? c->samples[i] : 0);
 		message_put_safe(stdout, perfdata_attr(pd, i)->name);
 		putchar('\n');
 	}
 	printf("#\n# processes (samples, all events):\n");
-	procs = addrspace_by_samples(as, &np);
-	if (procs == NULL)
-		return -1;
-	for (i = 0; i < np; i++) {
-		printf("%12" PRIu64 "  %d ", procs[i]->samples, procs[i]->pid);
-		message_put_safe(stdout, procs[i]->comm);
+	for (i = 0; i < c->nprocs; i++) {
+		printf("%12" PRIu64 "  %d ", c->procs[i].samples,
+		       c->procs[i].pid);
+		message_put_safe(stdout, c->procs[i].comm);
 		putchar('\n');
 	}
-	free(procs);
-	return 0;
 }
 
 int
 info_print(struct perfdata *pd, struct report *rp)
 {
-	struct addrspace *as;
+	struct convert_opts o;
+	struct convert_counts counts;
 	struct perf_features ft;
 	struct p2g_error err;
-	uint64_t *samples = NULL;
 	int ret = 0;
 
 	p2g_error_clear(&err);
-	as = addrspace_new();
-	if (as == NULL) {
-		p2g_fail(&err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
-		message_error(rp->name, &err);
-		return p2g_exit_status(err.status);
-	}
-	if (convert_scan(pd, as, &samples, &err) < 0) {
+	memset(&o, 0, sizeof(o));
+	o.no_unwind = true;
+	o.warn = report_warn;
+	o.progress_ctx = rp;
+	if (convert_count(pd, &o, &counts, &err) < 0) {
 		message_error(report_where(rp, err.part), &err);
 		ret = p2g_exit_status(err.status);
 	}
@@ -595,13 +585,8 @@ info_print(struct perfdata *pd, struct report *rp)
 	print_header(pd, &ft);
 	print_events(pd);
 	print_features(pd, &ft);
-	if (print_counts(pd, samples, as) < 0 && ret == 0) {
-		p2g_fail(&err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
-		message_error(rp->name, &err);
-		ret = p2g_exit_status(err.status);
-	}
+	print_counts(pd, &counts);
 	feature_release(&ft);
-	free(samples);
-	addrspace_free(as);
+	convert_counts_release(&counts);
 	return ret;
 }
