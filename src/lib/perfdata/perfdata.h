@@ -35,6 +35,10 @@ struct perf_header_info {
 	uint64_t first_sample_time, last_sample_time;
 	bool have_sample_time;
 	uint64_t clockid_res_ns;
+	/* The clock data of perf record -k: the time of day and the
+	 * recording clock's time, both in ns, taken at one moment. */
+	uint64_t clock_tod_ns, clock_ref_ns;
+	bool have_clock_data;
 	uint32_t compression_type, compression_level;
 	uint32_t compression_mmap_len;
 	struct perf_build_id *build_ids;

@@ -8,7 +8,6 @@
 
 #include "count.h"
 #include "cpuprof.h"
-#include "cursor.h"
 #include "fixup.h"
 #include "layout.h"
 #include "perf_abi.h"
@@ -224,26 +223,16 @@ out:
 }
 
 /* The time of the first sample since the epoch, from the recording's
- * clock data (perf record -k), which ties its clock to the time of day:
- * a u32 version, u32 clockid, u64 time of day and u64 clock time, both
- * in ns, taken at one moment.  0 when not known. */
+ * clock data (perf record -k), which ties its clock to the time of day.
+ * 0 when not known. */
 static int64_t
 start_time(const struct perfdata *pd)
 {
 	const struct perf_header_info *hi = perfdata_header(pd);
-	const struct perf_feature_raw *raw = &hi->raw[HEADER_CLOCK_DATA];
-	struct cursor c;
-	uint64_t tod, clk, first;
+	uint64_t tod = hi->clock_tod_ns, clk = hi->clock_ref_ns, first;
 
-	if (raw->data == NULL || !hi->have_sample_time)
-		return 0;
-	cursor_init(&c, raw->data, raw->len, raw->off,
-		    perfdata_format(pd)->big_endian);
-	(void)cursor_u32(&c);
-	(void)cursor_u32(&c);
-	tod = cursor_u64(&c);
-	clk = cursor_u64(&c);
-	if (!cursor_ok(&c) || tod == 0 || tod > INT64_MAX)
+	if (!hi->have_clock_data || !hi->have_sample_time || tod == 0 ||
+	    tod > INT64_MAX)
 		return 0;
 	/* the time of day at the first sample, the clock's time there
 	 * after (or before) its time at the reference */
