@@ -238,6 +238,20 @@ const struct perfdata_counts *perfdata_counts(const struct perfdata *pd);
 size_t perfdata_nattrs(const struct perfdata *pd);
 const struct perf_attr *perfdata_attr(const struct perfdata *pd, size_t i);
 
+/* What a recording says of itself, for the layers above the reading,
+ * which need no handle: its format, header and events (attrs[i] is
+ * perfdata_attr(PD, i)).  Taken once the data is read, it stays valid
+ * while PD lives. */
+struct perfdata_facts {
+	const struct perfdata_format *format;
+	const struct perf_header_info *header;
+	const struct perf_attr *const *attrs;
+	size_t nattrs;
+};
+
+/* PD's facts as they stand. */
+void perfdata_facts(const struct perfdata *pd, struct perfdata_facts *f);
+
 /* The files PD reads (one, or a perf.data directory's: "data", data.0,
  * ...), file I of them, and its name in the directory (NULL when PD is
  * not a directory). */

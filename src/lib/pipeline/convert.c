@@ -584,7 +584,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 			goto out;
 		}
 	finish_stats(&cv);
-	in.first = pd;
+	perfdata_facts(pd, &in.first);
 	in.as = cv.as;
 	in.ag = cv.ag;
 	in.tab = aggregate_table(cv.ag);
