@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perf2gperf --info: the header summary of a perf.data file, its feature
- * sections in the words and order of perf report --header-only -I (perf's
- * util/header.c print functions), then its events and processes with
- * their sample counts.  Strings from the input are printed escaped.
+ * sections (as feature.h decodes them) in the words and order of perf
+ * report --header-only -I (perf's util/header.c print functions), then
+ * its events and processes with their sample counts (convert_count()).
+ * Strings from the input are printed escaped.
  */
 #include "config.h"
 
