@@ -2,7 +2,9 @@
 /*
  * The conversion pipeline: perf.data records -> samples of the selected
  * event that pass the filters -> stacks summed per process -> the
- * gperftools profile of one process, with its mappings.
+ * gperftools profile of one process, with its mappings, written in the
+ * format asked for.  The same reading, stopped at the events each
+ * sample counts for, gives --info its counts.
  */
 #ifndef P2G_CONVERT_H
 #define P2G_CONVERT_H
