@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert.h"
 #include "hashtab.h"
 #include "symstacks.h"
 
@@ -39,12 +38,11 @@ hash_str(uint64_t h, const char *s)
 	return h;
 }
 
-/* A pid or tid without the input's number above it (convert.h). */
+/* A pid or tid without the input's number above it. */
 static int32_t
 real_id(const struct symstacks_in *in, int32_t id)
 {
-	return in->real_pids && id >= 0 ? id & ((1 << CONVERT_PID_BITS) - 1)
-					: id;
+	return in->pid_bits && id >= 0 ? id & ((1 << in->pid_bits) - 1) : id;
 }
 
 /* Grow *V (of elements SIZE, room *CAP) to hold N.  0, or -1. */

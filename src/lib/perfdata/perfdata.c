@@ -860,6 +860,15 @@ perfdata_attr(const struct perfdata *pd, size_t i)
 	return pd->attrs[i];
 }
 
+void
+perfdata_facts(const struct perfdata *pd, struct perfdata_facts *f)
+{
+	f->format = &pd->f;
+	f->header = &pd->info;
+	f->attrs = (const struct perf_attr *const *)pd->attrs;
+	f->nattrs = pd->nr_attrs;
+}
+
 size_t
 perfdata_nparts(const struct perfdata *pd)
 {

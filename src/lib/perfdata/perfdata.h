@@ -35,6 +35,10 @@ struct perf_header_info {
 	uint64_t first_sample_time, last_sample_time;
 	bool have_sample_time;
 	uint64_t clockid_res_ns;
+	/* The clock data of perf record -k: the time of day and the
+	 * recording clock's time, both in ns, taken at one moment. */
+	uint64_t clock_tod_ns, clock_ref_ns;
+	bool have_clock_data;
 	uint32_t compression_type, compression_level;
 	uint32_t compression_mmap_len;
 	struct perf_build_id *build_ids;
@@ -233,6 +237,20 @@ const struct perfdata_counts *perfdata_counts(const struct perfdata *pd);
  * may come with the records in pipe mode. */
 size_t perfdata_nattrs(const struct perfdata *pd);
 const struct perf_attr *perfdata_attr(const struct perfdata *pd, size_t i);
+
+/* What a recording says of itself, for the layers above the reading,
+ * which need no handle: its format, header and events (attrs[i] is
+ * perfdata_attr(PD, i)).  Taken once the data is read, it stays valid
+ * while PD lives. */
+struct perfdata_facts {
+	const struct perfdata_format *format;
+	const struct perf_header_info *header;
+	const struct perf_attr *const *attrs;
+	size_t nattrs;
+};
+
+/* PD's facts as they stand. */
+void perfdata_facts(const struct perfdata *pd, struct perfdata_facts *f);
 
 /* The files PD reads (one, or a perf.data directory's: "data", data.0,
  * ...), file I of them, and its name in the directory (NULL when PD is

@@ -34,6 +34,7 @@ struct conv {
 					   ids, arch */
 	unsigned input;		/* index of pd among the inputs */
 	const struct convert_opts *o;
+	bool count_only;	/* convert_count(): samples per process */
 	struct convert_stats *st;
 	struct addrspace *as;
 	const struct kernel_text *kt;	/* as's */
@@ -231,6 +232,15 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		goto nomem;
 	if (cv->dl.n == 0)
 		return 0;
+	if (cv->count_only) {
+		struct process *p = addrspace_process(cv->as,
+						      ns(cv, (int32_t)s->pid));
+
+		if (p == NULL)
+			goto nomem;
+		p->samples += cv->dl.n;
+		return 0;
+	}
 	if ((o->npids && !in_list(o->pids, o->npids, (int32_t)s->pid)) ||
 	    (o->ntids && !in_list(o->tids, o->ntids, (int32_t)s->tid)) ||
 	    (o->comm &&
@@ -316,10 +326,22 @@ forget_space(struct conv *cv, int32_t pid)
 static int
 add_mapping(struct conv *cv, int32_t pid, const struct sideband *sb)
 {
-	struct mapping m = sb->map;
+	struct mapping m;
 	char *path;
 	int ret;
 
+	memset(&m, 0, sizeof(m));
+	m.start = sb->map.start;
+	m.end = sb->map.end;
+	m.pgoff = sb->map.pgoff;
+	m.maj = sb->map.maj;
+	m.min = sb->map.min;
+	m.ino = sb->map.ino;
+	m.prot = sb->map.prot;
+	m.flags = sb->map.flags;
+	m.exec = sb->map.exec;
+	m.build_id_size = sb->map.build_id_size;
+	memcpy(m.build_id, sb->map.build_id, sizeof(m.build_id));
 	path = malloc(sb->namelen + 1);
 	if (path == NULL)
 		return -1;
@@ -492,7 +514,7 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 	deliveries_input(&cv->dl, pd);
 	if (o->input_start)
 		o->input_start(o->progress_ctx, k);
-	if (!o->no_unwind) {
+	if (!o->no_unwind && !cv->count_only) {
 		struct unwind_opts uo;
 
 		memset(&uo, 0, sizeof(uo));
@@ -562,7 +584,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 			goto out;
 		}
 	finish_stats(&cv);
-	in.first = pd;
+	perfdata_facts(pd, &in.first);
 	in.as = cv.as;
 	in.ag = cv.ag;
 	in.tab = aggregate_table(cv.ag);
@@ -592,65 +614,55 @@ convert_write(const struct convert_result *r, int fd, struct p2g_error *err)
 }
 
 int
-convert_scan(struct perfdata *pd, struct addrspace *as, uint64_t **samples,
-	     struct p2g_error *err)
+convert_count(struct perfdata *pd, const struct convert_opts *o,
+	      struct convert_counts *c, struct p2g_error *err)
 {
-	struct perf_record rec;
-	struct perf_sample s;
-	struct deliveries dl;
-	struct sideband sb;
-	struct p2g_error ignored;
-	bool be = perfdata_format(pd)->big_endian;
+	struct convert_stats st;
+	struct process **procs = NULL;
+	struct conv cv;
 	size_t i;
-	int r;
+	int ret = -1;
 
-	deliveries_init(&dl, pd);
-	deliveries_input(&dl, pd);
-	*samples = NULL;
-	while ((r = perfdata_next(pd, &rec, err)) > 0) {
-		struct process *p;
-
-		if (rec.type == PERF_RECORD_COMM) {
-			/* A truncated COMM names no one: it is skipped. */
-			if (records_decode(&rec, be, &sb, &ignored) == 0 &&
-			    addrspace_comm(as, sb.pid, sb.tid, sb.name,
-					   sb.namelen, false) < 0)
-				goto nomem;
-			continue;
-		}
-		if (rec.type != PERF_RECORD_SAMPLE)
-			continue;
-		if (rec.attr->unknown_bits) {
-			if (deliveries_undecodable(&dl, &rec) < 0)
-				goto nomem;
-			continue;
-		}
-		if (sample_decode(rec.attr, rec.data + 8, rec.size - 8u,
-				  rec.offset + 8, be, &s,
-				  err) < 0) {
-			r = -1;
-			goto out;
-		}
-		if (deliveries_of(&dl, &rec, &s, s.period) < 0)
+	memset(c, 0, sizeof(*c));
+	memset(&st, 0, sizeof(st));
+	if (conv_init(&cv, pd, o, &st) < 0)
+		goto nomem;
+	cv.count_only = true;
+	ret = convert_input(&cv, pd, 0, err);
+	if (ret < 0)
+		perfdata_locate(pd, err);
+	/* What was counted, even when the reading failed partway. */
+	c->nevents = perfdata_nattrs(pd);
+	c->samples = calloc(c->nevents + 1, sizeof(*c->samples));
+	procs = addrspace_by_samples(cv.as, &c->nprocs);
+	c->procs = malloc((c->nprocs + 1) * sizeof(*c->procs));
+	if (c->samples == NULL || procs == NULL || c->procs == NULL) {
+		convert_counts_release(c);
+		if (ret == 0)
 			goto nomem;
-		p = addrspace_process(as, (int32_t)s.pid);
-		if (p == NULL)
-			goto nomem;
-		p->samples += dl.n;
+		goto out;
+	}
+	for (i = 0; i < c->nevents; i++)
+		c->samples[i] = deliveries_samples(&cv.dl, i);
+	for (i = 0; i < c->nprocs; i++) {
+		c->procs[i].pid = procs[i]->pid;
+		memcpy(c->procs[i].comm, procs[i]->comm,
+		       sizeof(c->procs[i].comm));
+		c->procs[i].samples = procs[i]->samples;
 	}
 	goto out;
 nomem:
-	r = p2g_fail(err, P2G_NOMEM, rec.offset, "out of memory");
+	ret = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 out:
-	if (r < 0)
-		perfdata_locate(pd, err);
-	/* What was counted, even when the reading failed partway. */
-	*samples = calloc(perfdata_nattrs(pd) + 1, sizeof(**samples));
-	if (*samples != NULL)
-		for (i = 0; i < perfdata_nattrs(pd); i++)
-			(*samples)[i] = deliveries_samples(&dl, i);
-	else if (r == 0)
-		r = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
-	deliveries_release(&dl);
-	return r;
+	free(procs);
+	conv_release(&cv);
+	return ret;
+}
+
+void
+convert_counts_release(struct convert_counts *c)
+{
+	free(c->samples);
+	free(c->procs);
+	memset(c, 0, sizeof(*c));
 }
