@@ -10,6 +10,7 @@
 #include "buildids.h"
 #include "hashtab.h"
 #include "layout.h"
+#include "mapkind.h"
 #include "mapstext.h"
 
 struct lay {
@@ -36,19 +37,9 @@ struct lay {
 /* Anonymous memory, JIT code and the kernel's special mappings: these
  * belong to their process, whatever their name. */
 static bool
-is_anon(const char *path)
-{
-	return path[0] == '\0' || path[0] == '[' ||
-	       strncmp(path, "//anon", 6) == 0 ||
-	       strncmp(path, "/anon_hugepage", 14) == 0 ||
-	       strncmp(path, "/memfd:", 7) == 0 ||
-	       strncmp(path, "/tmp/perf-", 10) == 0;
-}
-
-static bool
 is_anon_mapping(const struct mapping *m)
 {
-	return is_anon(m->path);
+	return mapkind_is_own(mapping_kind(m->path));
 }
 
 /* The build id of M: its own (MMAP2), else the file's in the header. */
@@ -81,7 +72,7 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 
 	if (l->map_place[mi] != 0)
 		return &l->places[l->map_place[mi] - 1];
-	anon = is_anon(m->path);
+	anon = is_anon_mapping(m);
 	build_id_of(l, m, &bsize, &bid);
 	klen = strlen(m->path) + 2 * 20 + 40;
 	key = malloc(klen);

@@ -7,6 +7,7 @@
 
 #include "convert.h"
 #include "hashtab.h"
+#include "mapkind.h"
 #include "symstacks.h"
 
 /* The indexes of a build. */
@@ -128,10 +129,7 @@ map_index(struct build *b, const struct mapping *m, bool kernel,
 	/* Anonymous memory is the process's own: JIT code is named from
 	 * its /tmp/perf-PID.map. */
 	k.pid = -1;
-	if (!kernel && m->pid >= 0 &&
-	    (strncmp(m->path, "//anon", 6) == 0 || m->path[0] == '[' ||
-	     strncmp(m->path, "/tmp/perf-", 10) == 0 ||
-	     strncmp(m->path, "/memfd:", 7) == 0))
+	if (!kernel && m->pid >= 0 && mapkind_is_own(mapping_kind(m->path)))
 		k.pid = real_id(b->in, m->pid);
 	build_id_of(b->in->info, m, m->path, &k.build_id, &k.build_id_size);
 	h = map_hash(&k);
@@ -363,10 +361,8 @@ main_first(struct symstacks *ss)
 		const char *p = ss->maps[i].path;
 		const char *base = strrchr(p, '/');
 
-		if (p[0] == '/' && p[1] != '/' && !ss->maps[i].kernel &&
-		    strstr(base, ".so") == NULL &&
-		    strncmp(p, "/tmp/perf-", 10) != 0 &&
-		    strncmp(p, "/memfd:", 7) != 0)
+		if (p[0] == '/' && mapping_kind(p) == MAPKIND_FILE &&
+		    !ss->maps[i].kernel && strstr(base, ".so") == NULL)
 			break;
 	}
 	if (i == 0 || i == ss->nmaps)

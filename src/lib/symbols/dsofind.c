@@ -14,6 +14,7 @@
 #include "dsofind.h"
 #include "elfsyms.h"
 #include "input.h"
+#include "mapkind.h"
 
 /* A --binaries directory's regular files with their build IDs, read
  * once, when a build ID is first looked for there. */
@@ -167,17 +168,13 @@ dsofind_why_text(enum dsofind_why w)
 bool
 dsofind_reportable(const char *path)
 {
-	static const char *const pseudo[] = {
-		"/memfd:", "/SYSV", "/dev/", "/anon_hugepage", "/[",
-	};
-	size_t i;
+	enum mapkind k = mapping_kind(path);
 
-	if (path[0] != '/' || strstr(path, " (deleted)") != NULL)
-		return false;
-	for (i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
-		if (strncmp(path, pseudo[i], strlen(pseudo[i])) == 0)
-			return false;
-	return true;
+	/* perf's "//anon" and the perf maps are looked for as files, and
+	 * told missing, too */
+	return path[0] == '/' && strstr(path, " (deleted)") == NULL &&
+	       (k == MAPKIND_FILE || k == MAPKIND_ANON ||
+		k == MAPKIND_PERFMAP);
 }
 
 /* Format a path into BUF (PATH_BUF bytes); false if it does not fit. */
