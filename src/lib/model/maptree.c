@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "maptree.h"
 
 #define NIL MAPTREE_NIL
@@ -79,12 +80,11 @@ maptree_reserve(struct maptree *mt, size_t n)
 
 	if (mt->nfree + (mt->cap_nodes - mt->nnodes) >= n)
 		return 0;
-	nc = mt->cap_nodes ? mt->cap_nodes : 64;
-	while (mt->nfree + (nc - mt->nnodes) < n)
-		nc *= 2;
-	if (nc >= NIL)
+	nc = grow_cap(mt->cap_nodes, grow_add(mt->nnodes, n - mt->nfree),
+		      sizeof(*nn), 64);
+	if (nc == 0 || nc >= NIL)
 		return -1;
-	nn = realloc(mt->nodes, nc * sizeof(*nn));
+	nn = grow_realloc(mt->nodes, nc, sizeof(*nn));
 	if (nn == NULL)
 		return -1;
 	mt->nodes = nn;
@@ -323,12 +323,14 @@ maptree_walk_reserve(struct maptree *mt, size_t n)
 
 	if (n < mt->cap_items)
 		return 0;
-	nc = mt->cap_items ? 2 * mt->cap_items : 64;
-	ni = realloc(mt->items, nc * sizeof(*ni));
+	nc = grow_cap(mt->cap_items, grow_add(n, 1), sizeof(*ni), 64);
+	if (nc == 0)
+		return -1;
+	ni = grow_realloc(mt->items, nc, sizeof(*ni));
 	if (ni == NULL)
 		return -1;
 	mt->items = ni;
-	nl = realloc(mt->listed, nc * sizeof(*nl));
+	nl = grow_realloc(mt->listed, nc, sizeof(*nl));
 	if (nl == NULL)
 		return -1;
 	mt->listed = nl;

@@ -8,6 +8,7 @@
 
 #include "bases.h"
 #include "buildids.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "layout.h"
 #include "mapkind.h"
@@ -109,13 +110,12 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 		}
 	}
 	if (l->nplaces == l->cap_places) {
-		size_t nc = l->cap_places ? l->cap_places * 2 : 64;
-		struct place *np = realloc(l->places, nc * sizeof(*np));
+		struct place *np = grow(l->places, &l->cap_places,
+					l->nplaces + 1, sizeof(*np), 64);
 
 		if (np == NULL)
 			goto nomem;
 		l->places = np;
-		l->cap_places = nc;
 	}
 	p = &l->places[l->nplaces];
 	memset(p, 0, sizeof(*p));
@@ -148,13 +148,12 @@ add_segment(struct place *p, const struct mapping *m)
 			goto extent;
 		}
 	if (p->nsegs == p->cap_segs) {
-		size_t nc = p->cap_segs ? p->cap_segs * 2 : 4;
-		struct segment *ns = realloc(p->segs, nc * sizeof(*ns));
+		struct segment *ns = grow(p->segs, &p->cap_segs, p->nsegs + 1,
+					  sizeof(*ns), 4);
 
 		if (ns == NULL)
 			return -1;
 		p->segs = ns;
-		p->cap_segs = nc;
 	}
 	p->segs[p->nsegs].pgoff = m->pgoff;
 	p->segs[p->nsegs].len = len;
@@ -181,13 +180,12 @@ note_unmapped(struct lay *l, uint64_t addr, uint32_t depth)
 		if (l->nunmapped > 0 && l->unmapped[l->nunmapped - 1] == a)
 			continue;
 		if (l->nunmapped == l->cap_unmapped) {
-			size_t nc = l->cap_unmapped ? 2 * l->cap_unmapped : 64;
-			uint64_t *nv = realloc(l->unmapped, nc * sizeof(*nv));
+			uint64_t *nv = grow(l->unmapped, &l->cap_unmapped,
+					    l->nunmapped + 1, sizeof(*nv), 64);
 
 			if (nv == NULL)
 				return -1;
 			l->unmapped = nv;
-			l->cap_unmapped = nc;
 		}
 		l->unmapped[l->nunmapped++] = a;
 	}

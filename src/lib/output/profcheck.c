@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "count.h"
+#include "grow.h"
 #include "profcheck.h"
 #include "stacktab.h"
 
@@ -89,8 +90,7 @@ exec_ranges(const char *maps, size_t *n, size_t *spaces, size_t *glued)
 		    strspn(perms, "-rwxps") == strlen(perms))
 			continue;
 		if (*n == cap) {
-			cap = cap ? cap * 2 : 64;
-			nv = realloc(v, cap * sizeof(*v));
+			nv = grow(v, &cap, *n + 1, sizeof(*v), 64);
 			if (nv == NULL) {
 				free(v);
 				return NULL;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "convert.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "mapkind.h"
 #include "symstacks.h"
@@ -50,24 +51,17 @@ real_id(const struct symstacks_in *in, int32_t id)
 
 /* Grow *V (of elements SIZE, room *CAP) to hold N.  0, or -1. */
 static int
-grow(void *v, size_t *cap, size_t n, size_t size)
+room(void *v, size_t *cap, size_t n, size_t size)
 {
 	void **pv = v;
-	size_t nc;
 	void *nv;
 
 	if (n <= *cap)
 		return 0;
-	nc = *cap ? *cap * 2 : 64;
-	while (nc < n)
-		nc *= 2;
-	if (nc > SIZE_MAX / size)
-		return -1;
-	nv = realloc(*pv, nc * size);
+	nv = grow(*pv, cap, n, size, 64);
 	if (nv == NULL)
 		return -1;
 	*pv = nv;
-	*cap = nc;
 	return 0;
 }
 
@@ -150,7 +144,7 @@ map_index(struct build *b, const struct mapping *m, bool kernel,
 	}
 	if (i == HASHTAB_NONE) {
 		if (ss->nmaps >= HASHTAB_NONE - 1 ||
-		    grow(&ss->maps, &b->cap_maps, ss->nmaps + 1,
+		    room(&ss->maps, &b->cap_maps, ss->nmaps + 1,
 			 sizeof(*ss->maps)) < 0)
 			return -1;
 		i = (uint32_t)ss->nmaps;
@@ -158,7 +152,7 @@ map_index(struct build *b, const struct mapping *m, bool kernel,
 		hashtab_insert(&b->by_content, &it, i);
 	}
 	if (b->nmet >= HASHTAB_NONE - 1 ||
-	    grow(&b->met, &b->cap_met, b->nmet + 1, sizeof(*b->met)) < 0)
+	    room(&b->met, &b->cap_met, b->nmet + 1, sizeof(*b->met)) < 0)
 		return -1;
 	b->met[b->nmet].m = m;
 	b->met[b->nmet].map = i;
@@ -238,7 +232,7 @@ location(struct build *b, uint32_t map, uint64_t pc, bool unwound,
 			return 0;
 		}
 	if (ss->nlocs >= HASHTAB_NONE - 1 ||
-	    grow(&ss->locs, &b->cap_locs, ss->nlocs + 1,
+	    room(&ss->locs, &b->cap_locs, ss->nlocs + 1,
 		 sizeof(*ss->locs)) < 0)
 		return -1;
 	i = (uint32_t)ss->nlocs++;
@@ -280,7 +274,7 @@ function(struct build *b, const char *name, const char *file,
 			return 0;
 		}
 	if (ss->nfuncs >= HASHTAB_NONE - 1 ||
-	    grow(&ss->funcs, &b->cap_funcs, ss->nfuncs + 1,
+	    room(&ss->funcs, &b->cap_funcs, ss->nfuncs + 1,
 		 sizeof(*ss->funcs)) < 0)
 		return -1;
 	i = (uint32_t)ss->nfuncs++;
@@ -327,7 +321,7 @@ name_location(struct build *b, struct ss_location *l)
 		if (name == NULL)
 			continue;
 		if (function(b, name, fr[i].file, &f) < 0 ||
-		    grow(&ss->lines, &b->cap_lines, ss->nlines + 1,
+		    room(&ss->lines, &b->cap_lines, ss->nlines + 1,
 			 sizeof(*ss->lines)) < 0)
 			return -1;
 		ss->lines[ss->nlines].func = f;

@@ -13,6 +13,7 @@
 
 #include "dsofind.h"
 #include "elfsyms.h"
+#include "grow.h"
 #include "input.h"
 #include "mapkind.h"
 
@@ -239,8 +240,7 @@ scan_dir(struct dsofind *f, size_t i)
 			continue;
 		}
 		if (sc->n == cap) {
-			cap = cap ? cap * 2 : 16;
-			e = realloc(sc->v, cap * sizeof(*e));
+			e = grow(sc->v, &cap, sc->n + 1, sizeof(*e), 16);
 			if (e == NULL) {
 				dsofind_close(&file);
 				break;

@@ -17,6 +17,7 @@
 #include "dsofind.h"
 #include "dwlines.h"
 #include "elfsyms.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "kallsyms.h"
 #include "mapkind.h"
@@ -312,13 +313,12 @@ file_of(struct symbols *s, const struct sym_dso *d)
 	if (s->nfiles >= HASHTAB_NONE - 1)
 		goto out;
 	if (s->nfiles == s->cap_files) {
-		size_t cap = s->cap_files ? s->cap_files * 2 : 16;
-		struct sfile *nf = realloc(s->files, cap * sizeof(*nf));
+		struct sfile *nf = grow(s->files, &s->cap_files, s->nfiles + 1,
+					sizeof(*nf), 16);
 
 		if (nf == NULL)
 			goto out;
 		s->files = nf;
-		s->cap_files = cap;
 	}
 	f = &s->files[s->nfiles];
 	memset(f, 0, sizeof(*f));
@@ -804,13 +804,11 @@ symbols_lookup(struct symbols *s, const struct sym_dso *dso, uint64_t addr,
 	if (s->nentries >= HASHTAB_NONE - 1)
 		goto done;	/* no room to remember more: not cached */
 	if (s->nentries == s->cap_entries) {
-		size_t cap = s->cap_entries ? s->cap_entries * 2 : 256;
-
-		e = realloc(s->entries, cap * sizeof(*e));
+		e = grow(s->entries, &s->cap_entries, s->nentries + 1,
+			 sizeof(*e), 256);
 		if (e == NULL)
 			return -1;
 		s->entries = e;
-		s->cap_entries = cap;
 	}
 	if (hashtab_add(&s->entry_index, h, (uint32_t)s->nentries) < 0)
 		return -1;
