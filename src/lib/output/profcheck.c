@@ -196,8 +196,8 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 			n->second_pc = second[i];
 		}
 	}
-	/* Go pprof's rule (legacy_profile.go): a second frame shared by
-	 * at least N - N/32 of the N records is taken for a signal frame */
+	/* Go pprof's and perl pprof's second-frame rules
+	 * (doc/pprof-readers.md) */
 	n->go_strips = p->nrecs > 0 &&
 		       n->second_records >= p->nrecs - p->nrecs / 32;
 	n->perl_strips = p->nrecs > 0 && n->second_records == p->nrecs;
