@@ -20,6 +20,7 @@
 #include "checkreport.h"
 #include "count.h"
 #include "cpuprof.h"
+#include "grow.h"
 #include "gzbuf.h"
 #include "profcheck.h"
 #include "profstats.h"
@@ -195,14 +196,13 @@ read_file(const char *path, enum cpuprof_mode mode, unsigned char **buf,
 					 MAX_FILE);
 				goto fail;
 			}
-			nb = realloc(b, cap * 2);
+			nb = grow(b, &cap, n + 1, 1, cap);
 			if (nb == NULL) {
 				p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 					 "out of memory");
 				goto fail;
 			}
 			b = nb;
-			cap *= 2;
 		}
 		got = read_full(fd, b + n, cap - n);
 		if (got < 0)

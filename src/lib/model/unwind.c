@@ -23,6 +23,7 @@
 #include "buildids.h"
 #include "cursor.h"
 #include "dsofind.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "input.h"
 #include "perf_abi.h"
@@ -287,13 +288,12 @@ bin_of(struct unwinder *uw, const struct mapping *m)
 			return b->state > 0 ? b : NULL;
 	}
 	if (uw->nbins == uw->cap_bins) {
-		size_t nc = uw->cap_bins ? 2 * uw->cap_bins : 16;
-		struct bin **nb = realloc(uw->bins, nc * sizeof(*nb));
+		struct bin **nb = grow(uw->bins, &uw->cap_bins, uw->nbins + 1,
+				       sizeof(*nb), 16);
 
 		if (nb == NULL)
 			return NULL;
 		uw->bins = nb;
-		uw->cap_bins = nc;
 	}
 	b = calloc(1, sizeof(*b));
 	if (b == NULL)
@@ -524,13 +524,12 @@ uspace_get(struct unwinder *uw, uint32_t sid)
 	struct uspace *us;
 
 	if (sid >= uw->cap_spaces) {
-		size_t nc = uw->cap_spaces ? uw->cap_spaces : 64;
+		size_t nc = grow_cap(uw->cap_spaces, (size_t)sid + 1,
+				     sizeof(struct uspace *), 64);
 		struct uspace **ns;
 
-		while (nc <= sid)
-			nc *= 2;
-		ns = realloc(uw->spaces, nc * sizeof(*ns));
-		if (ns == NULL)
+		if (nc == 0 ||
+		    (ns = grow_realloc(uw->spaces, nc, sizeof(*ns))) == NULL)
 			return NULL;
 		memset(ns + uw->cap_spaces, 0,
 		       (nc - uw->cap_spaces) * sizeof(*ns));

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "count.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "profstats.h"
 #include "symbolize.h"
@@ -46,14 +47,15 @@ names_id(struct names *t, const char *name)
 		if (t->hash[i] == h && strcmp(t->v[i].name, name) == 0)
 			return i + 1;
 	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct profstats_entry *nv = realloc(t->v, cap * sizeof(*nv));
+		size_t cap = grow_cap(t->cap, t->n + 1, sizeof(*t->v), 64);
+		struct profstats_entry *nv;
 		uint64_t *nh;
 
-		if (nv == NULL)
+		if (cap == 0 ||
+		    (nv = grow_realloc(t->v, cap, sizeof(*nv))) == NULL)
 			return 0;
 		t->v = nv;
-		nh = realloc(t->hash, cap * sizeof(*nh));
+		nh = grow_realloc(t->hash, cap, sizeof(*nh));
 		if (nh == NULL)
 			return 0;
 		t->hash = nh;

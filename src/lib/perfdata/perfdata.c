@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "grow.h"
 #include "perf_abi.h"
 #include "perfdata-private.h"
 #include "tracing.h"
@@ -67,13 +68,12 @@ id_map_put(struct perfdata *pd, uint64_t id, uint32_t idx)
 		return true;
 	}
 	if (pd->nids == pd->cap_ids) {
-		size_t nc = pd->cap_ids ? pd->cap_ids * 2 : 32;
-		struct perf_id *n = realloc(pd->ids, nc * sizeof(*n));
+		struct perf_id *n = grow(pd->ids, &pd->cap_ids, pd->nids + 1,
+					 sizeof(*n), 32);
 
 		if (n == NULL)
 			return false;
 		pd->ids = n;
-		pd->cap_ids = nc;
 	}
 	pd->ids[pd->nids].id = id;
 	pd->ids[pd->nids].attr = idx;
@@ -629,7 +629,7 @@ tracing_data(struct perfdata *pd, const unsigned char *p, uint16_t size,
 			goto fail;
 		}
 		if (have + n > cap) {
-			cap = cap * 2 > have + n ? cap * 2 : have + n;
+			cap = grow_cap(cap, have + n, 1, have + n);
 			if (cap > want)
 				cap = (size_t)want;
 			nb = realloc(buf, cap);
