@@ -34,6 +34,7 @@ enum {
 	OPT_FLAT,
 	OPT_CUM,
 	OPT_BINARIES,
+	OPT_CONFIDENCE,
 };
 
 /* Largest file read into memory; profiles are far smaller. */
@@ -252,6 +253,10 @@ unwrap(unsigned char **buf, size_t *len, struct p2g_error *err)
 		gz = true;
 		what = cpuprof_neighbour(*buf, *len);
 	}
+	if (what != NULL && strcmp(what, CPUPROF_PERFDATA) == 0)
+		return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
+				"%s%s; convert it with perf2gperf", what,
+				gz ? " (gzip-compressed)" : "");
 	if (what != NULL)
 		return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET, "%s%s",
 				what, gz ? " (gzip-compressed)" : "");
@@ -375,19 +380,33 @@ compare_stacks(const struct profile *a, const struct profile *b,
 /* The rows of --compare's table. */
 #define COMPARE_ROWS 10
 
+/* What the command line asks for. */
+struct options {
+	bool dump, summary, json, compare, compare_stacks;
+	double tolerance;		/* --tolerance, percent; < 0: none */
+	double confidence;		/* --confidence, percent; 0: none */
+	enum cpuprof_mode mode;		/* --strict, --lenient */
+	struct check *checks;		/* the assertions, in order */
+	size_t nchecks;
+	struct report report;		/* --tap, --quiet */
+	const char **binaries;		/* --binaries (malloc'd) */
+	size_t nbinaries;
+};
+
 /* --compare A B: the shares of the functions and mappings (or with
- * STACKS, the stacks), the files also looked for in the NBINARIES
- * directories BINARIES; 0 equal, 1 different, 2 trouble. */
+ * --compare-stacks, the stacks), as OP asks; 0 the same, 1 different, 2
+ * trouble, 3 too few samples to tell. */
 static int
-do_compare(const char *fa, const char *fb, enum cpuprof_mode mode,
-	   double tolerance, bool stacks, const char *const *binaries,
-	   size_t nbinaries, struct report *r)
+do_compare(const char *fa, const char *fb, const struct options *op)
 {
+	enum cpuprof_mode mode = op->mode;
+	double tolerance = op->tolerance;
 	const char *na = display_name(fa), *nb = display_name(fb);
 	struct profstats sa, sb;
 	struct profstats_cmp c;
 	struct profile a, b;
 	unsigned char *ba = NULL, *bb = NULL;
+	struct report r = op->report;
 	int ret;
 
 	profile_init(&a);
@@ -398,20 +417,21 @@ do_compare(const char *fa, const char *fb, enum cpuprof_mode mode,
 	if ((ret = compare_load(fa, mode, &a, &ba)) != 0 ||
 	    (ret = compare_load(fb, mode, &b, &bb)) != 0)
 		goto out;
-	if (stacks) {
+	if (op->compare_stacks) {
 		ret = compare_stacks(&a, &b, na, nb,
 				     tolerance < 0 ? 0 : tolerance);
 		goto out;
 	}
 	ret = 2;
-	if (profstats_compute(&a, binaries, nbinaries, &sa) < 0 ||
-	    profstats_compute(&b, binaries, nbinaries, &sb) < 0 ||
-	    profstats_compare(&sa, &sb, tolerance, &c) < 0) {
+	if (profstats_compute(&a, op->binaries, op->nbinaries, &sa) < 0 ||
+	    profstats_compute(&b, op->binaries, op->nbinaries, &sb) < 0 ||
+	    profstats_compare(&sa, &sb, tolerance, op->confidence, &c) < 0) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		goto out;
 	}
-	checkreport_compare(r, na, nb, &a, &b, &c, tolerance, COMPARE_ROWS);
-	ret = c.equal ? 0 : 1;
+	checkreport_compare(&r, na, nb, &a, &b, &c, op->json, COMPARE_ROWS);
+	ret = c.inexact || c.verdict == PROFSTATS_DIFFERENT ? 1
+	      : c.verdict == PROFSTATS_UNSURE ? 3 : 0;
 out:
 	profstats_cmp_release(&c);
 	profstats_release(&sa);
@@ -439,18 +459,6 @@ percent(const char *opt, const char *arg)
 			      opt, arg);
 	return v;
 }
-
-/* What the command line asks for. */
-struct options {
-	bool dump, summary, json, compare, compare_stacks;
-	double tolerance;		/* --tolerance, percent; < 0: none */
-	enum cpuprof_mode mode;		/* --strict, --lenient */
-	struct check *checks;		/* the assertions, in order */
-	size_t nchecks;
-	struct report report;		/* --tap, --quiet */
-	const char **binaries;		/* --binaries (malloc'd) */
-	size_t nbinaries;
-};
 
 /* A new assertion of KIND at the end of OP's. */
 static struct check *
@@ -530,7 +538,10 @@ parse_option(int c, char **argv, struct options *op)
 		add_check(op, CHECK_FUNCTION)->name = optarg;
 		break;
 	case 'g':
-		add_check(op, CHECK_MAPPING)->name = optarg;
+		/* as perf report --sort dso: self samples */
+		k = add_check(op, CHECK_MAPPING);
+		k->name = optarg;
+		k->flat = true;
 		break;
 	case 'r':
 		k = bound(op, "--min-share");
@@ -580,6 +591,15 @@ parse_option(int c, char **argv, struct options *op)
 		message_quiet = true;
 		op->report.quiet = true;
 		break;
+	case 'v':
+		op->report.verbose = true;
+		break;
+	case OPT_CONFIDENCE:
+		op->confidence = percent("--confidence", optarg);
+		if (op->confidence < 50 || op->confidence >= 100)
+			message_usage("--confidence: '%s' is not from 50 to "
+				      "100%% (excluded)", optarg);
+		break;
 	case 'h':
 		usage();
 		break;
@@ -621,6 +641,8 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "tolerance", required_argument, NULL, 'T' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -631,7 +653,7 @@ parse_options(int argc, char **argv, struct options *op)
 	op->mode = CPUPROF_DEFAULT;
 	op->tolerance = -1;
 	opterr = 0;	/* our own messages, with our own prefix */
-	while ((c = getopt_long(argc, argv, ":dsqhVm:M:P:CT:SLf:g:r:y:j",
+	while ((c = getopt_long(argc, argv, ":dsqvhVm:M:P:CT:SLf:g:r:y:j",
 				longopts, NULL)) != -1)
 		parse_option(c, argv, op);
 	if (op->json && op->report.tap)
@@ -657,14 +679,17 @@ check_file(const char *file, struct options *op, bool several)
 		ret = p2g_exit_status(err.status);
 		if (!message_quiet)
 			message_error(name, &err);
-		checkreport_valid(&op->report, name, &err, op->nchecks);
+		checkreport_valid(&op->report, name, &err, op->checks,
+				  op->nchecks);
 		if (op->json)
-			checkreport_json(name, NULL, NULL, &err, ret, NULL, 0);
+			checkreport_json(name, NULL, NULL, &err, ret, false,
+					 NULL, 0);
 		goto out;
 	}
 	if (!message_quiet)
-		checkreport_warnings(&p, warn, (void *)name);
-	checkreport_valid(&op->report, name, NULL, 0);
+		checkreport_warnings(&p, op->report.verbose, warn,
+				     (void *)name);
+	checkreport_valid(&op->report, name, NULL, NULL, 0);
 	stats = op->nchecks > 0 || op->summary || op->json;
 	if (stats && profstats_compute(&p, op->binaries, op->nbinaries,
 				       &st) < 0) {
@@ -676,15 +701,16 @@ check_file(const char *file, struct options *op, bool several)
 	}
 	ret = 0;
 	if (op->json) {
+		struct check_result res;
 		size_t i;
-		char text[8];
 
-		for (i = 0; i < op->nchecks; i++)
-			if (!checkreport_eval(&op->checks[i], &p, &st, text,
-					      sizeof(text)))
+		for (i = 0; i < op->nchecks; i++) {
+			checkreport_eval(&op->checks[i], &p, &st, &res);
+			if (!res.ok)
 				ret = 1;
-		checkreport_json(name, &p, &st, NULL, ret, op->checks,
-				 op->nchecks);
+		}
+		checkreport_json(name, &p, &st, NULL, ret, op->report.verbose,
+				 op->checks, op->nchecks);
 	} else if (!checkreport_run(&op->report, name, &p, &st, op->checks,
 				    op->nchecks)) {
 		ret = 1;
@@ -718,9 +744,7 @@ main(int argc, char **argv)
 	if (op.compare) {
 		if (argc - optind != 2)
 			message_usage("--compare takes exactly two FILEs");
-		st = do_compare(argv[optind], argv[optind + 1], op.mode,
-				op.tolerance, op.compare_stacks, op.binaries,
-				op.nbinaries, &op.report);
+		st = do_compare(argv[optind], argv[optind + 1], &op);
 		free(op.checks);
 		free(op.binaries);
 		message_exit(st);
