@@ -17,7 +17,9 @@
  *    smallest detectable difference and the samples needed computed by
  *    hand (Agresti-Caffo; Bonferroni over 4 tests: 17.49 points; 1016
  *    samples for 8 points); 80% against 50% of 100 is different, its
- *    bounds and p-value by hand too; 5000 samples a side at 50% are the same;
+ *    bounds and p-value by hand too; 35% against 50% of 100 (p 0.0317
+ *    for each of 4 tests) is unsure after Holm's correction at 95%,
+ *    different at 80%; 5000 samples a side at 50% are the same;
  *    a total that saturates gives no verdict.
  */
 #include "config.h"
@@ -155,6 +157,11 @@ test_compare(void)
 		20, 1, 0x700010,
 		0,
 	};
+	static const uint64_t fewer[] = {
+		35, 1, 0x400010,
+		65, 1, 0x700010,
+		0,
+	};
 	static const uint64_t many[] = {
 		5000, 1, 0x400010,
 		5000, 1, 0x700010,
@@ -223,6 +230,24 @@ test_compare(void)
 			      fabs(c.rows[i].hi - 39.884550052073166) < 1e-6 &&
 			      fabs(c.rows[i].p / 3.848401079427086e-06 - 1) <
 				      1e-6);
+	profstats_cmp_release(&c);
+	profstats_release(&sb);
+	profile_release(&b);
+
+	/* 50% against 35% of 100: p = 0.0317 for each of the 4 tests, which
+	 * Holm's first step at 0.05 / 4 does not reject: unsure, not
+	 * different; at 80% confidence (0.2 / 4 = 0.05) different */
+	make(&b, fewer, 0);
+	CHECK(profstats_compute(&b, NULL, 0, &sb) == 0);
+	CHECK(profstats_compare(&sa, &sb, -1, -1, &c) == 0);
+	CHECK(c.verdict == PROFSTATS_UNSURE);
+	for (i = 0; i < c.nrows; i++)
+		CHECK(fabs(c.rows[i].p / 0.031763584086823525 - 1) < 1e-9 &&
+		      c.rows[i].verdict == PROFSTATS_UNSURE);
+	profstats_cmp_release(&c);
+	CHECK(profstats_compare(&sa, &sb, -1, 80, &c) == 0);
+	CHECK(c.verdict == PROFSTATS_DIFFERENT);
+	CHECK_EQ_U64(c.ndifferent, 2);
 	profstats_cmp_release(&c);
 	profstats_release(&sb);
 	profile_release(&b);
