@@ -5,11 +5,11 @@
 # testdata/gperf/README), once where the mapping "prog" must hold 50% of
 # the samples (it holds 100%: pass) and once where "libc.so.6" must
 # (the maps text has no such file: fail); and their comparisons with a
-# reference, on libprofiler's profiles of testdata/progs/shares.c
-# (testdata/gperf/README): shares-b against shares-a, two runs of one
-# program, the same (pass); shares-shift against shares-a, 9 points
-# moved, different (fail); good-64le.prof against itself, 3 samples,
-# too few to tell (gperfcheck's exit status 3: skip):
+# reference, on libprofiler's profiles (testdata/gperf/README,
+# testdata/README): shares-b against shares-a, two runs of one program,
+# the same (pass); hot.prof against shares-a, another program,
+# different (fail); good-64le.prof against itself, 3 samples, too few
+# to tell (gperfcheck's exit status 3: skip):
 #  - automake: the example project is built (autoreconf -i, configure)
 #    and 'make check' runs profile.test, which prints gperfcheck --tap,
 #    through automake's tap-driver.sh: 3 results, PASS, or the share's
@@ -26,7 +26,7 @@ examples=$top_srcdir/doc/examples
 prof=$(testfile gperf/good-64le.prof)
 sa=$(testfile gperf/shares-a.prof.gz)
 sb=$(testfile gperf/shares-b.prof.gz)
-ss=$(testfile gperf/shares-shift.prof.gz)
+hot=$(testfile hot.prof)
 PROFILE=$prof
 REFERENCE=$prof
 GPERFCHECK=$GPERFCHECK
@@ -39,7 +39,7 @@ ran=0
 compare_env() {
 	case $1 in
 	same) echo "REFERENCE=$sa PROFILE=$sb MAPPING=shares" ;;
-	different) echo "REFERENCE=$sa PROFILE=$ss MAPPING=shares" ;;
+	different) echo "REFERENCE=$sa PROFILE=$hot MAPPING=hot" ;;
 	few) echo "REFERENCE=$prof PROFILE=$prof MAPPING=prog" ;;
 	esac
 }

@@ -22,7 +22,9 @@
 #    draws of 170 from one run too few samples to tell (exit 3, naming
 #    the difference they could tell and the samples needed); 16 points
 #    moved at 170 never the same; every row's difference is the one
-#    computed with awk from the two --json outputs;
+#    computed from the two --json outputs; without the program, the
+#    functions have no names, and a warning says that only mappings
+#    were compared;
 #  - a perf.data (little- and big-endian, file and pipe mode, gzip,
 #    perf's version 1 magic) is named as one, exit status 1.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
@@ -257,6 +259,19 @@ verdicts 170 a.prof shift16.prof $k
 verdicts 1500 a.prof b.prof $runs
 [ $same -ge $((runs * 95 / 100)) ] ||
 	fail "two runs at 1500: only $same of $runs draws the same"
+# without the program, only the mappings are compared, and the warning
+# says so: the shift between functions of one file does not show
+for f in a shift; do
+	sed 's|/tmp/p2g-shares/|/nonexistent/di/|' $f.prof > n$f.prof
+done
+check_exit 0 "$GPERFCHECK" --dump na.prof
+grep -q '^map .* /nonexistent/di/shares$' out ||
+	hard_error "the maps text of na.prof names no /nonexistent/di/shares"
+check_exit 0 "$GPERFCHECK" --compare na.prof nshift.prof
+check_grep "na.prof: warning: 2591 of 2591 samples have no function name at their leaf: --compare sees only their mappings"
+check_grep "nshift.prof: warning: 2319 of 2319 samples have no function name"
+check_exit 1 $G --compare na.prof nshift.prof
+[ ! -s err ] || fail "a warning with the program at hand: $(cat err)"
 # the tolerance, the confidence
 check_exit 3 $G --compare --tolerance 1 a.prof b.prof
 check_grep "a.prof and b.prof: too few samples to tell: 2591 and 2638 samples tell from chance only differences of about 4.1 points or more; for a tolerance of 1 point, about 64391 samples each would be needed (3 of 9 functions and mappings unsure at 95% confidence)" out

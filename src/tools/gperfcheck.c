@@ -396,6 +396,20 @@ compare_stacks(const struct profile *a, const struct profile *b,
 	return 1;
 }
 
+/* A warning for --compare when samples of NAME (S its shares) have no
+ * function name at their leaf. */
+static void
+unnamed(const char *name, const struct profstats *s)
+{
+	if (s->symbolized < s->samples)
+		message_warning(name, P2G_NO_OFFSET, "%" PRIu64 " of %" PRIu64
+				" samples have no function name at their "
+				"leaf: --compare sees only their mappings "
+				"(are the mapped files where the maps text "
+				"says? --binaries DIR)",
+				s->samples - s->symbolized, s->samples);
+}
+
 /* The rows of --compare's table. */
 #define COMPARE_ROWS 10
 
@@ -448,6 +462,10 @@ do_compare(const char *fa, const char *fb, const struct options *op)
 		fprintf(stderr, "%s: out of memory\n", progname);
 		goto out;
 	}
+	/* a shift between functions of one file is invisible to the
+	 * mappings alone: say so */
+	unnamed(na, &sa);
+	unnamed(nb, &sb);
 	checkreport_compare(&r, na, nb, &a, &b, &c, op->json, COMPARE_ROWS);
 	ret = c.inexact || c.verdict == PROFSTATS_DIFFERENT ? 1
 	      : c.verdict == PROFSTATS_UNSURE ? 3 : 0;
