@@ -270,6 +270,8 @@ grep -q '^map .* /nonexistent/di/shares$' out ||
 check_exit 0 "$GPERFCHECK" --compare na.prof nshift.prof
 check_grep "na.prof: warning: 2591 of 2591 samples have no function name at their leaf: --compare sees only their mappings"
 check_grep "nshift.prof: warning: 2319 of 2319 samples have no function name"
+check_exit 0 "$GPERFCHECK" --json --compare na.prof nshift.prof
+grep -q '"unnamed_a":2591,"unnamed_b":2319' out || fail "--json: $(cat out)"
 check_exit 1 $G --compare na.prof nshift.prof
 [ ! -s err ] || fail "a warning with the program at hand: $(cat err)"
 # the tolerance, the confidence

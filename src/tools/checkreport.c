@@ -714,7 +714,8 @@ compare_json(const char *fa, const char *fb, const struct profile *a,
 	json_num(c->tolerance);
 	printf(",\"confidence\":");
 	json_num(c->confidence);
-	printf(",\"tests\":%zu", c->ntests);
+	printf(",\"tests\":%zu,\"unnamed_a\":%" PRIu64 ",\"unnamed_b\":%"
+	       PRIu64, c->ntests, c->unnamed_a, c->unnamed_b);
 	if (c->verdict == PROFSTATS_UNSURE && c->nunsure > 0) {
 		printf(",\"detectable\":");
 		json_num(c->detectable);

@@ -396,18 +396,17 @@ compare_stacks(const struct profile *a, const struct profile *b,
 	return 1;
 }
 
-/* A warning for --compare when samples of NAME (S its shares) have no
+/* A warning for --compare when N of the TOTAL samples of NAME have no
  * function name at their leaf. */
 static void
-unnamed(const char *name, const struct profstats *s)
+unnamed(const char *name, uint64_t n, uint64_t total)
 {
-	if (s->symbolized < s->samples)
+	if (n > 0)
 		message_warning(name, P2G_NO_OFFSET, "%" PRIu64 " of %" PRIu64
 				" samples have no function name at their "
 				"leaf: --compare sees only their mappings "
 				"(are the mapped files where the maps text "
-				"says? --binaries DIR)",
-				s->samples - s->symbolized, s->samples);
+				"says? --binaries DIR)", n, total);
 }
 
 /* The rows of --compare's table. */
@@ -464,8 +463,8 @@ do_compare(const char *fa, const char *fb, const struct options *op)
 	}
 	/* a shift between functions of one file is invisible to the
 	 * mappings alone: say so */
-	unnamed(na, &sa);
-	unnamed(nb, &sb);
+	unnamed(na, c.unnamed_a, sa.samples);
+	unnamed(nb, c.unnamed_b, sb.samples);
 	checkreport_compare(&r, na, nb, &a, &b, &c, op->json, COMPARE_ROWS);
 	ret = c.inexact || c.verdict == PROFSTATS_DIFFERENT ? 1
 	      : c.verdict == PROFSTATS_UNSURE ? 3 : 0;

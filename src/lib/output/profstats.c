@@ -785,6 +785,8 @@ profstats_compare(const struct profstats *a, const struct profstats *b,
 		goto fail;
 	c->nfns_a = a->nfns;
 	c->nfns_b = b->nfns;
+	c->unnamed_a = a->samples - a->symbolized;
+	c->unnamed_b = b->samples - b->symbolized;
 	merge_rows(c, t[0], n[0], t[1], n[1], false);
 	merge_rows(c, t[2], n[2], t[3], n[3], true);
 	c->inexact = count_saturated(a->samples) ||

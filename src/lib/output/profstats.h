@@ -121,6 +121,9 @@ struct profstats_cmp {
 	size_t ntests;		/* differences tested: 2 a row */
 	size_t ndifferent, nunsure;	/* rows of those verdicts */
 	size_t nfns_a, nfns_b, nfns_both;
+	/* samples of A and B whose leaf has no function name: compared by
+	 * their mappings only */
+	uint64_t unnamed_a, unnamed_b;
 	/* UNSURE: the smallest difference, in points, that these sample
 	 * counts could show beyond chance (after the correction for
 	 * ntests tests), and about how many samples each profile would
