@@ -861,3 +861,26 @@ symbols_file(struct symbols *s, const struct sym_dso *dso, const char **why)
 		*why = why_not_found;
 	return NULL;
 }
+
+int
+symbols_each_name(struct symbols *s, const struct sym_dso *dso,
+		  int (*fn)(void *ctx, const char *name), void *ctx)
+{
+	struct sfile *f = file_of(s, dso);
+	const struct symtab *t[2];
+	size_t i, k;
+	int r;
+
+	if (f == NULL || (!f->loaded && load(s, f, dso) < 0))
+		return -1;
+	/* the kernel's tables are shared and long: not walked */
+	if (f->kind != FILE_ELF && f->kind != FILE_PERFMAP)
+		return 0;
+	t[0] = &f->syms;
+	t[1] = &f->plt;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < t[k]->n; i++)
+			if ((r = fn(ctx, symtab_name(t[k], &t[k]->syms[i]))))
+				return r;
+	return 0;
+}
