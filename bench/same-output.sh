@@ -23,8 +23,8 @@
 #    P2G_NO_THREADS=1 and with P2G_ORDER_BYTES=65536 (a small time
 #    order); for recordings whose binaries are at hand (testdata/dwarfprog
 #    as run-dwarf-fixture.sh gives it, the perfparser binaries) also
-#    --symfs DIR, with --max-stack 3, with --no-fixup and with
-#    P2G_UNWIND_LIBDW_ONLY=1; and once -o OUT with several fixtures;
+#    --symfs DIR, with --max-stack 3 and with --no-fixup; and once -o OUT
+#    with several fixtures;
 #  - for each run: the exit status, stdout and stderr (the BINDIR and the
 #    run's directory replaced by fixed words), the names of the files
 #    written and each file's bytes (cmp);
@@ -242,8 +242,6 @@ convert() {
 		"$_in" out.prof
 	case_run $_id.symfs-nofixup /dev/null -- --no-fixup --symfs "$_sym" \
 		"$_in" out.prof
-	case_run $_id.symfs-libdw /dev/null P2G_UNWIND_LIBDW_ONLY=1 -- \
-		--symfs "$_sym" "$_in" out.prof
 }
 
 # too_big PATH: PATH (a file or directory) is over SAME_OUTPUT_MAX_MB

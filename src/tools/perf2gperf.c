@@ -409,8 +409,7 @@ parse_option(int c, char **argv, struct options *op)
 
 /*
  * Hooks for the test suite, read from the environment rather than given
- * as options because no user should need them: P2G_UNWIND_LIBDW_ONLY
- * (the rule cache must unwind as libdw does), P2G_NO_THREADS (one
+ * as options because no user should need them: P2G_NO_THREADS (one
  * thread must convert as two do) and P2G_ORDER_BYTES (a small time order
  * shows what a large input would).
  */
@@ -435,8 +434,6 @@ read_test_hooks(struct convert_opts *o)
 {
 	const char *v;
 
-	v = getenv("P2G_UNWIND_LIBDW_ONLY");
-	o->unwind_libdw_only = v != NULL && *v != '\0';
 	v = getenv("P2G_NO_THREADS");
 	o->no_threads = v != NULL && *v != '\0';
 	v = getenv("P2G_ORDER_BYTES");

@@ -525,7 +525,6 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 		uo.missing = o->missing;
 		uo.missing_ctx = o->progress_ctx;
 		uo.debuginfo = o->debuginfo;
-		uo.libdw_only = o->unwind_libdw_only;
 		cv->uw = unwind_open(&uo, perfdata_header(pd), cv->big_endian);
 		if (cv->uw == NULL)
 			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
