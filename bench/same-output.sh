@@ -20,8 +20,7 @@
 #    --split OUT-%p.prof, --user-only, --kernel-only, --weight period,
 #    --slot-width 32, --byte-order big, --info, --no-unwind, --max-stack 3,
 #    input from stdin, output to stdout, and --stats with
-#    P2G_NO_THREADS=1 and with P2G_ORDER_BYTES=65536 (a small time
-#    order); for recordings whose binaries are at hand (testdata/dwarfprog
+#    P2G_ORDER_BYTES=65536 (a small time order); for recordings whose binaries are at hand (testdata/dwarfprog
 #    as run-dwarf-fixture.sh gives it, the perfparser binaries) also
 #    --symfs DIR, with --max-stack 3 and with --no-fixup; and once -o OUT
 #    with several fixtures;
@@ -229,8 +228,6 @@ convert() {
 	case_run $_id.info /dev/null -- --info "$_in"
 	case_run $_id.nounwind /dev/null -- --no-unwind "$_in" out.prof
 	case_run $_id.maxstack /dev/null -- --max-stack 3 "$_in" out.prof
-	case_run $_id.nothreads /dev/null P2G_NO_THREADS=1 -- \
-		--stats "$_in" out.prof
 	case_run $_id.order /dev/null P2G_ORDER_BYTES=65536 -- \
 		--stats "$_in" out.prof
 	# a directory cannot come through a pipe; both builds must say so

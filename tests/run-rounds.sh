@@ -1,16 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Time order by rounds (src/lib/perfdata/order.c), against perf's ordered events.
-# tests/rounds rewrites a fixture (file mode, multi.perf.data, read on two
-# threads; pipe mode, multi-pipe.perf.data, read on one) with a
+# tests/rounds rewrites a fixture (file mode, multi.perf.data; pipe mode,
+# multi-pipe.perf.data) with a
 # FINISHED_ROUND after every sample, and with one sample held back by M
 # samples:
 #  - held back by one, it comes before any round could release a record
 #    later than it: nothing is out of order;
 #  - held back by two or more, a later record was released before it
 #    came: perf counts one "out of order event", and perf2gperf must
-#    count the same (--stats "records out of order", and a warning), with
-#    the reading thread and without.
+#    count the same (--stats "records out of order", and a warning).
 # A reader that ignored the rounds and sorted everything would count
 # none.  Whatever the order, the samples are the same: the stacks of each
 # profile (gperfcheck --dump) must be the original's.  Where perf runs,
@@ -54,20 +53,17 @@ case_() {
 		[ "${perf_n:-0}" = "$want" ] ||
 			hard_error "perf counts ${perf_n:-0} out of order events in $name.data, not $want"
 	fi
-	for threads in "" 1; do
-		P2G_NO_THREADS=$threads check_exit 0 "$PERF2GPERF" --stats \
-			$name.data $name.prof
-		got=$(sed -n 's/^  records out of order *\([0-9]*\)$/\1/p' err)
-		[ "${got:-0}" = "$want" ] ||
-			fail "perf2gperf counts ${got:-0} records out of order in $name.data (P2G_NO_THREADS=$threads), perf $want"
-		if [ "$want" -gt 0 ]; then
-			check_grep "$want record came after later ones"
-		elif grep -q "out of order" err; then
-			fail "perf2gperf warns of records out of order in $name.data"
-		fi
-		"$GPERFCHECK" --dump $name.prof | stacks_dump > $name.stacks
-		compare_text orig.stacks $name.stacks "stacks of $name.data"
-	done
+	check_exit 0 "$PERF2GPERF" --stats $name.data $name.prof
+	got=$(sed -n 's/^  records out of order *\([0-9]*\)$/\1/p' err)
+	[ "${got:-0}" = "$want" ] ||
+		fail "perf2gperf counts ${got:-0} records out of order in $name.data, perf $want"
+	if [ "$want" -gt 0 ]; then
+		check_grep "$want record came after later ones"
+	elif grep -q "out of order" err; then
+		fail "perf2gperf warns of records out of order in $name.data"
+	fi
+	"$GPERFCHECK" --dump $name.prof | stacks_dump > $name.stacks
+	compare_text orig.stacks $name.stacks "stacks of $name.data"
 }
 
 for base in multi multi-pipe; do

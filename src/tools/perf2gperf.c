@@ -409,9 +409,8 @@ parse_option(int c, char **argv, struct options *op)
 
 /*
  * Hooks for the test suite, read from the environment rather than given
- * as options because no user should need them: P2G_NO_THREADS (one
- * thread must convert as two do) and P2G_ORDER_BYTES (a small time order
- * shows what a large input would).
+ * as options because no user should need them: P2G_ORDER_BYTES (a small
+ * time order shows what a large input would).
  */
 /* True if PATH starts as an ELF file does. */
 static bool
@@ -434,8 +433,6 @@ read_test_hooks(struct convert_opts *o)
 {
 	const char *v;
 
-	v = getenv("P2G_NO_THREADS");
-	o->no_threads = v != NULL && *v != '\0';
 	v = getenv("P2G_ORDER_BYTES");
 	if (v != NULL)
 		o->order_bytes = (size_t)strtoull(v, NULL, 10);

@@ -656,25 +656,6 @@ fail:
 	return -1;
 }
 
-/* Whether a record of TYPE is folded into the handle (below): new attrs
- * and ids, feature sections, build ids, tracing data (event names), or
- * the start of a compressed stream whose records are not lasting. */
-static bool
-changes_handle(uint32_t type)
-{
-	switch (type) {
-	case PERF_RECORD_HEADER_ATTR:
-	case PERF_RECORD_HEADER_FEATURE:
-	case PERF_RECORD_HEADER_BUILD_ID:
-	case PERF_RECORD_HEADER_TRACING_DATA:
-	case PERF_RECORD_COMPRESSED:
-	case PERF_RECORD_COMPRESSED2:
-		return true;
-	default:
-		return false;
-	}
-}
-
 int
 perfdata_next_in_file(struct perfdata *pd, struct perf_record *rec,
 		      struct p2g_error *err)
@@ -690,14 +671,6 @@ perfdata_next_in_file(struct perfdata *pd, struct perf_record *rec,
 		if (r <= 0)
 			return r;
 		rec->type = load32(p, pd->f.big_endian);
-		if (pd->frozen && !inner && pd->cur->map != NULL &&
-		    changes_handle(rec->type)) {
-			/* a mapped input steps back by its offset alone */
-			if (input_seek(pd->cur->in, off, err) < 0)
-				return -1;
-			pd->held = true;
-			return 0;
-		}
 		rec->misc = load16(p + 4, pd->f.big_endian);
 		rec->size = size;
 		rec->offset = off;
@@ -770,12 +743,6 @@ perfdata_next_in_file(struct perfdata *pd, struct perf_record *rec,
 }
 
 void
-perfdata_freeze(struct perfdata *pd, bool frozen)
-{
-	pd->frozen = frozen;
-}
-
-void
 perfdata_get_warn(const struct perfdata *pd, perfdata_warn_fn *fn,
 		  void **ctx)
 {
@@ -805,23 +772,9 @@ int
 perfdata_next(struct perfdata *pd, struct perf_record *rec,
 	      struct p2g_error *err)
 {
-	pd->held = false;
 	if (pd->dir != NULL)
 		return directory_next(pd, rec, err);
 	return perfdata_next_in_file(pd, rec, err);
-}
-
-bool
-perfdata_held(const struct perfdata *pd)
-{
-	return pd->held;
-}
-
-bool
-perfdata_can_freeze(const struct perfdata *pd)
-{
-	return input_mapped(pd->in) && !pd->f.pipe_mode && !pd->f.gzip &&
-	       pd->dir == NULL && pd->cur->z == NULL;
 }
 
 void

@@ -190,21 +190,20 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 }
 
 /*
- * A sample; BRIEF, if not NULL, is its body decoded already (by the
- * reading thread).  FULL is the whole decoded sample, which
- * PERF_SAMPLE_READ and unwinding need; it is left undecoded only for the
- * samples of an event that has none of those (attr.h "simple").
+ * A sample.  FULL is the whole decoded sample, which PERF_SAMPLE_READ and
+ * unwinding need; it is left undecoded only for the samples of an event
+ * that has none of those (attr.h "simple").
  */
 static int
 on_sample(struct conv *cv, const struct perf_record *rec,
-	  const struct sample_brief *brief, struct p2g_error *err)
+	  struct p2g_error *err)
 {
 	struct convert_stats *st = cv->st;
 	const struct convert_opts *o = cv->o;
 	struct sample_brief view;
 	struct perf_sample full;
 	const struct perf_sample *pfull = NULL;
-	const struct sample_brief *s = brief;
+	const struct sample_brief *s = &view;
 	uint64_t n, nraw, umark, *f;
 	uint32_t sid;
 	size_t k;
@@ -215,18 +214,14 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		/* an error only if this event is chosen */
 		return deliveries_undecodable(&cv->dl, rec) < 0 ? -1 : 0;
 	}
-	if (s == NULL) {
-		if (!sample_decode_brief(rec->attr, rec->data + 8,
-					 rec->size - 8u, cv->big_endian,
-					 &view)) {
-			if (sample_decode(rec->attr, rec->data + 8,
-					  rec->size - 8u, rec->offset + 8,
-					  cv->big_endian, &full, err) < 0)
-				return -1;
-			brief_of(&full, &view);
-			pfull = &full;
-		}
-		s = &view;
+	if (!sample_decode_brief(rec->attr, rec->data + 8, rec->size - 8u,
+				 cv->big_endian, &view)) {
+		if (sample_decode(rec->attr, rec->data + 8, rec->size - 8u,
+				  rec->offset + 8, cv->big_endian, &full,
+				  err) < 0)
+			return -1;
+		brief_of(&full, &view);
+		pfull = &full;
 	}
 	if (deliveries_of(&cv->dl, rec, pfull, s->period) < 0)
 		goto nomem;
@@ -395,23 +390,22 @@ on_record(struct conv *cv, const struct perf_record *rec,
 
 /* One event of the reader. */
 static inline int
-on_event(struct conv *cv, const struct relay_item *it, struct p2g_error *err)
+on_event(struct conv *cv, const struct reader_event *it,
+	 struct p2g_error *err)
 {
 	const struct convert_opts *o = cv->o;
 
 	switch (it->kind) {
-	case RELAY_SAMPLE:
-		return on_sample(cv, &it->rec, &it->s, err);
-	case RELAY_RECORD:
+	case READER_RECORD:
 		if (it->rec.type == PERF_RECORD_SAMPLE)
-			return on_sample(cv, &it->rec, NULL, err);
+			return on_sample(cv, &it->rec, err);
 		return on_record(cv, &it->rec, err);
-	case RELAY_WARNING:
+	case READER_WARNING:
 		if (o->warn != NULL)
 			o->warn(o->progress_ctx, it->note.part,
 				it->note.offset, it->note.msg);
 		return 0;
-	case RELAY_PROGRESS:
+	case READER_PROGRESS:
 		if (o->progress != NULL)
 			o->progress(o->progress_ctx, it->note.offset,
 				    perfdata_format(cv->pd)->total_size,
@@ -428,11 +422,10 @@ read_input(struct conv *cv, struct p2g_error *err)
 	const struct convert_opts *o = cv->o;
 	struct reader_opts ro;
 	struct reader *rd;
-	const struct relay_item *v;
+	const struct reader_event *v;
 	size_t i, n;
 	int k;
 
-	ro.threads = !o->no_threads;
 	ro.order_bytes = o->order_bytes;
 	ro.progress = o->progress != NULL;
 	rd = reader_open(cv->pd, &ro);
