@@ -433,19 +433,6 @@ next_raw(struct perfdata *pd, const unsigned char **recp, uint16_t *sizep,
 		pt->map = input_map(pt->in, &pt->map_size);
 		pt->map_known = true;
 	}
-	/* A mapped file's records are taken where they lie, with no call
-	 * to read them; anything out of the ordinary goes the general way
-	 * below, which says what is wrong. */
-	if (pt->map != NULL && left >= 8 && off <= pt->map_size &&
-	    pt->map_size - off >= 8) {
-		p = pt->map + off;
-		size = load16(p + 6, pd->f.big_endian);
-		if (size >= 8 && size <= left && size <= pt->map_size - off &&
-		    !(pd->f.pipe_mode && trailing_text(p, 8))) {
-			input_consume(pt->in, size);
-			goto record;
-		}
-	}
 	/* A mapped input has the whole record at hand without a read: ask
 	 * for the largest one at once, and peek only once. */
 	p = input_peek(pt->in, pt->map != NULL ? UINT16_MAX : 8, &avail, err);
@@ -473,7 +460,6 @@ next_raw(struct perfdata *pd, const unsigned char **recp, uint16_t *sizep,
 			goto truncated;
 	}
 	input_consume(pt->in, size);
-record:
 	/* A directory's records are copied where they are kept: the pages
 	 * before this one can go (a file's own records are lasting, and
 	 * reader.c gives their pages back). */
