@@ -258,12 +258,6 @@ input_close(struct input *in)
 	free(in);
 }
 
-bool
-input_mapped(const struct input *in)
-{
-	return in->map != NULL;
-}
-
 const unsigned char *
 input_map(const struct input *in, uint64_t *size)
 {

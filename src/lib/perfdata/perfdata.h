@@ -144,31 +144,11 @@ void perfdata_close(struct perfdata *pd);
 /*
  * Fetch the next record of the data section into REC: a kernel record,
  * or a FINISHED_ROUND (other records that perf itself writes are read
- * here and not returned).  Returns 1 for a record, 0 when there is none
- * to return (at the end of the data, or when a frozen PD stops before a
- * record: perfdata_held() tells which), -1 on error.
+ * here and not returned).  Returns 1 for a record, 0 at the end of the
+ * data, -1 on error.
  */
 int perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		  struct p2g_error *err);
-
-/*
- * While PD is frozen, perfdata_next() on a mapped input leaves a record
- * that would change the handle (an attr, a feature, build ids,
- * compressed data) unread and returns 0: its records are then used on
- * another thread than the one that reads them (reader.h), which relies
- * on the attrs, ids and header info staying as they are.  The record is
- * read once PD is thawed.
- */
-void perfdata_freeze(struct perfdata *pd, bool frozen);
-
-/* Whether the last perfdata_next() returned 0 because PD is frozen before
- * a record that would change it, not at the end of the data. */
-bool perfdata_held(const struct perfdata *pd);
-
-/* Whether PD can be read frozen, on another thread than its records'
- * user: a mapped perf.data file (not pipe mode, gzip or a directory)
- * whose records stay where they are, with no compressed data pending. */
-bool perfdata_can_freeze(const struct perfdata *pd);
 
 /* The function that hears PD's warnings, and its context. */
 void perfdata_get_warn(const struct perfdata *pd, perfdata_warn_fn *fn,

@@ -101,18 +101,6 @@ is_lbr(const struct perf_attr *a)
 	       (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK);
 }
 
-/* The fields of S that the conversion uses. */
-static void
-brief_of(const struct perf_sample *s, struct sample_brief *f)
-{
-	f->pid = s->pid;
-	f->tid = s->tid;
-	f->ip = s->ip;
-	f->period = s->period;
-	f->callchain_nr = s->callchain_nr;
-	f->callchain = s->callchain;
-}
-
 /* addrspace_sample_space(), remembered from the samples before.  0, or
  * -1 when out of memory. */
 static int
@@ -189,22 +177,15 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 	return 0;
 }
 
-/*
- * A sample; BRIEF, if not NULL, is its body decoded already (by the
- * reading thread).  FULL is the whole decoded sample, which
- * PERF_SAMPLE_READ and unwinding need; it is left undecoded only for the
- * samples of an event that has none of those (attr.h "simple").
- */
+/* A sample. */
 static int
 on_sample(struct conv *cv, const struct perf_record *rec,
-	  const struct sample_brief *brief, struct p2g_error *err)
+	  struct p2g_error *err)
 {
 	struct convert_stats *st = cv->st;
 	const struct convert_opts *o = cv->o;
-	struct sample_brief view;
 	struct perf_sample full;
-	const struct perf_sample *pfull = NULL;
-	const struct sample_brief *s = brief;
+	const struct perf_sample *s = &full;
 	uint64_t n, nraw, umark, *f;
 	uint32_t sid;
 	size_t k;
@@ -215,20 +196,10 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		/* an error only if this event is chosen */
 		return deliveries_undecodable(&cv->dl, rec) < 0 ? -1 : 0;
 	}
-	if (s == NULL) {
-		if (!sample_decode_brief(rec->attr, rec->data + 8,
-					 rec->size - 8u, cv->big_endian,
-					 &view)) {
-			if (sample_decode(rec->attr, rec->data + 8,
-					  rec->size - 8u, rec->offset + 8,
-					  cv->big_endian, &full, err) < 0)
-				return -1;
-			brief_of(&full, &view);
-			pfull = &full;
-		}
-		s = &view;
-	}
-	if (deliveries_of(&cv->dl, rec, pfull, s->period) < 0)
+	if (sample_decode(rec->attr, rec->data + 8, rec->size - 8u,
+			  rec->offset + 8, cv->big_endian, &full, err) < 0)
+		return -1;
+	if (deliveries_of(&cv->dl, rec, s, s->period) < 0)
 		goto nomem;
 	if (cv->dl.n == 0)
 		return 0;
@@ -252,15 +223,15 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	}
 
 	f = aggregate_frames(cv->ag, s->callchain_nr + cv->max_unwind + 1 +
-					     (pfull ? pfull->branch_nr : 0));
+					     s->branch_nr);
 	if (f == NULL)
 		goto nomem;
-	if (pfull != NULL && is_lbr(rec->attr) &&
+	if (is_lbr(rec->attr) &&
 	    (umark = aggregate_user_marker(&cv->co, s->callchain,
 					   s->callchain_nr, cv->big_endian)) <
 		    s->callchain_nr) {
 		n = aggregate_lbr(cv->kt, &cv->co, s->callchain, umark,
-				  pfull->branches, pfull->branch_nr,
+				  s->branches, s->branch_nr,
 				  cv->big_endian, f, &nraw, &cv->cc);
 		st->lbr_samples++;
 	} else {
@@ -272,7 +243,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		goto nomem;
 	if (cv->uw != NULL && (rec->attr->sample_type & DWARF_BITS) ==
 				      DWARF_BITS) {
-		if (unwind_user(cv, rec, pfull, sid, f, &n, err) < 0)
+		if (unwind_user(cv, rec, s, sid, f, &n, err) < 0)
 			return -1;
 		if (n > 0)
 			nraw = n;
@@ -395,23 +366,22 @@ on_record(struct conv *cv, const struct perf_record *rec,
 
 /* One event of the reader. */
 static inline int
-on_event(struct conv *cv, const struct relay_item *it, struct p2g_error *err)
+on_event(struct conv *cv, const struct reader_event *it,
+	 struct p2g_error *err)
 {
 	const struct convert_opts *o = cv->o;
 
 	switch (it->kind) {
-	case RELAY_SAMPLE:
-		return on_sample(cv, &it->rec, &it->s, err);
-	case RELAY_RECORD:
+	case READER_RECORD:
 		if (it->rec.type == PERF_RECORD_SAMPLE)
-			return on_sample(cv, &it->rec, NULL, err);
+			return on_sample(cv, &it->rec, err);
 		return on_record(cv, &it->rec, err);
-	case RELAY_WARNING:
+	case READER_WARNING:
 		if (o->warn != NULL)
 			o->warn(o->progress_ctx, it->note.part,
 				it->note.offset, it->note.msg);
 		return 0;
-	case RELAY_PROGRESS:
+	case READER_PROGRESS:
 		if (o->progress != NULL)
 			o->progress(o->progress_ctx, it->note.offset,
 				    perfdata_format(cv->pd)->total_size,
@@ -428,11 +398,10 @@ read_input(struct conv *cv, struct p2g_error *err)
 	const struct convert_opts *o = cv->o;
 	struct reader_opts ro;
 	struct reader *rd;
-	const struct relay_item *v;
+	const struct reader_event *v;
 	size_t i, n;
 	int k;
 
-	ro.threads = !o->no_threads;
 	ro.order_bytes = o->order_bytes;
 	ro.progress = o->progress != NULL;
 	rd = reader_open(cv->pd, &ro);
@@ -525,7 +494,6 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 		uo.missing = o->missing;
 		uo.missing_ctx = o->progress_ctx;
 		uo.debuginfo = o->debuginfo;
-		uo.libdw_only = o->unwind_libdw_only;
 		cv->uw = unwind_open(&uo, perfdata_header(pd), cv->big_endian);
 		if (cv->uw == NULL)
 			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,

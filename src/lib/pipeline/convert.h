@@ -94,8 +94,6 @@ struct convert_opts {
 	const char *kallsyms;	/* ... or from this kallsyms file */
 	bool debuginfo;		/* let libdw read separate debug files
 				   (/usr/lib/debug, debuginfod) for CFI */
-	bool unwind_libdw_only;	/* unwind every frame with libdw itself */
-	bool no_threads;	/* read and convert on one thread */
 	size_t order_bytes;	/* records held for the time order at
 				   most; 0: 16 MiB */
 	/* Called as an input's reading starts and then every few MiB of

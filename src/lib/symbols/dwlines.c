@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "demangle.h"
-#include "dwimage.h"
 #include "dwlines.h"
 #include "grow.h"
 
@@ -33,7 +32,6 @@ struct cu_index {
 
 struct dwlines {
 	Dwarf *dw;
-	struct dwimage *image;	/* the copy DW reads, or NULL */
 	struct cu_index *cus;	/* sorted by cu */
 	size_t ncus, cap;
 	char **names;		/* demangled names given out */
@@ -43,27 +41,17 @@ struct dwlines {
 struct dwlines *
 dwlines_open(Elf *elf)
 {
-	struct dwimage *im = dwimage_open(elf);
 	struct dwlines *d;
-	Dwarf *dw = NULL;
+	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 
-	if (im != NULL && (dw = dwarf_begin_elf(dwimage_elf(im), DWARF_C_READ,
-						NULL)) == NULL) {
-		dwimage_close(im);
-		im = NULL;
-	}
-	if (dw == NULL)
-		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (dw == NULL)
 		return NULL;
 	d = calloc(1, sizeof(*d));
 	if (d == NULL) {
 		dwarf_end(dw);
-		dwimage_close(im);
 		return NULL;
 	}
 	d->dw = dw;
-	d->image = im;
 	return d;
 }
 
@@ -81,7 +69,6 @@ dwlines_free(struct dwlines *d)
 		free(d->names[i]);
 	free(d->names);
 	dwarf_end(d->dw);
-	dwimage_close(d->image);
 	free(d);
 }
 
