@@ -40,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mkbuf.h"
+
 #define RECORD_MMAP 1
 #define RECORD_COMM 3
 #define RECORD_FORK 7
@@ -54,60 +56,6 @@
 #define FILE_HEADER 104
 #define ATTR_SIZE 64		/* perf_event_attr, PERF_ATTR_SIZE_VER0 */
 #define SAMPLE_TYPE (1 | 2 | 256)	/* IP, TID, PERIOD */
-
-struct buf {
-	unsigned char *p;
-	size_t len, cap;
-};
-
-static void
-put(struct buf *b, const void *p, size_t n)
-{
-	if (b->cap - b->len < n) {
-		size_t cap = b->cap ? b->cap : 1 << 16;
-
-		while (cap - b->len < n)
-			cap *= 2;
-		b->p = realloc(b->p, cap);
-		if (b->p == NULL) {
-			fprintf(stderr, "blowup: out of memory\n");
-			exit(2);
-		}
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-static void
-put64(struct buf *b, uint64_t v)
-{
-	unsigned char x[8];
-	int i;
-
-	for (i = 0; i < 8; i++, v >>= 8)
-		x[i] = (unsigned char)v;
-	put(b, x, 8);
-}
-
-static void
-put32(struct buf *b, uint32_t v)
-{
-	unsigned char x[4];
-	int i;
-
-	for (i = 0; i < 4; i++, v >>= 8)
-		x[i] = (unsigned char)v;
-	put(b, x, 4);
-}
-
-static void
-put16(struct buf *b, uint16_t v)
-{
-	unsigned char x[2] = { (unsigned char)v, (unsigned char)(v >> 8) };
-
-	put(b, x, 2);
-}
 
 /* A NUL-terminated string padded with NULs to a multiple of ALIGN. */
 static void

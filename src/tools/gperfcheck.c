@@ -303,11 +303,12 @@ dump(const struct profile *p)
 	printf("trailer 0 1 0\n");
 	for (s = p->maps; s != NULL && *s != '\0'; s = nl + 1) {
 		nl = strchr(s, '\n');
-		if (nl == NULL) {
-			printf("map %s\n", s);
+		printf("map ");
+		message_put_safe_n(stdout, s,
+				   nl != NULL ? (size_t)(nl - s) : strlen(s));
+		putchar('\n');
+		if (nl == NULL)
 			break;
-		}
-		printf("map %.*s\n", (int)(nl - s), s);
 	}
 }
 

@@ -24,14 +24,42 @@ bool message_quiet;
 void
 message_put_safe(FILE *f, const char *s)
 {
+	message_put_safe_n(f, s, strlen(s));
+}
+
+void
+message_put_safe_n(FILE *f, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] < 0x20 || p[i] >= 0x7f || p[i] == '\\')
+			fprintf(f, "\\x%02x", p[i]);
+		else
+			putc(p[i], f);
+	}
+}
+
+const char *
+message_escape(char *buf, size_t size, const char *s)
+{
 	const unsigned char *p;
+	size_t n = 0;
 
 	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p < 0x20 || *p >= 0x7f || *p == '\\')
-			fprintf(f, "\\x%02x", *p);
+		bool esc = *p < 0x20 || *p >= 0x7f || *p == '\\';
+
+		if (n + (esc ? 4 : 1) >= size)
+			break;
+		if (esc)
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", *p);
 		else
-			putc(*p, f);
+			buf[n++] = (char)*p;
 	}
+	if (size > 0)
+		buf[n] = '\0';
+	return buf;
 }
 
 /* Format a message and print it with its non-printable bytes escaped:

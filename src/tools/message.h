@@ -7,6 +7,7 @@
 #define P2G_MESSAGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -18,6 +19,13 @@ extern bool message_quiet;
 /* Print S to F with bytes outside printable ASCII (and backslash) as
  * \xHH: strings from an input file may hold anything. */
 void message_put_safe(FILE *f, const char *s);
+
+/* The same for the N bytes at S (NULs among them escaped too). */
+void message_put_safe_n(FILE *f, const char *s, size_t n);
+
+/* S escaped the same way into BUF of SIZE bytes (cut short, at an
+ * escape's boundary, when it does not fit); returns BUF. */
+const char *message_escape(char *buf, size_t size, const char *s);
 
 /* Show FMT as the status line on stderr.  On a terminal it is written
  * over the one before, with no newline, and every message below ends it

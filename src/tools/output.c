@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "hashtab.h"
 #include "input.h"
 #include "message.h"
 #include "output.h"
@@ -209,19 +210,24 @@ output_check_pattern(const char *output, enum convert_split mode)
 }
 
 /* The --split pattern PAT for R: %p the pid, %t the thread id, %c the
- * command (with '/' as '_'), %% a percent sign.  False if the name
- * would be too long. */
+ * command (with '/' as '_', and a command of dots alone, "." or "..",
+ * in underscores, so that it names no directory; "unknown" for none),
+ * %% a percent sign.  With SUFFIX > 1, "-SUFFIX" after the first field.
+ * False if the name would be too long. */
 static bool
-expand_pattern(const char *pat, const struct convert_result *r, char *out,
-	       size_t size)
+expand_pattern(const char *pat, const struct convert_result *r,
+	       unsigned long suffix, char *out, size_t size)
 {
 	size_t n = 0;
 	const char *c;
-	char num[16];
+	char num[40];
+	bool dots;
 
 	for (; *pat != '\0'; pat++) {
 		const char *add = NULL;
 		char one[2] = { *pat, '\0' };
+		bool field = *pat == '%' && (pat[1] == 'p' || pat[1] == 't' ||
+					     pat[1] == 'c');
 
 		if (*pat == '%' && (pat[1] == 'p' || pat[1] == 't')) {
 			snprintf(num, sizeof(num), "%d",
@@ -229,13 +235,15 @@ expand_pattern(const char *pat, const struct convert_result *r, char *out,
 			add = num;
 			pat++;
 		} else if (*pat == '%' && pat[1] == 'c') {
-			for (c = r->comm[0] ? r->comm : "unknown"; *c; c++) {
+			c = r->comm[0] ? r->comm : "unknown";
+			dots = strspn(c, ".") == strlen(c);
+			for (; *c; c++) {
 				if (n + 1 >= size)
 					return false;
-				out[n++] = *c == '/' ? '_' : *c;
+				out[n++] = *c == '/' || dots ? '_' : *c;
 			}
+			add = "";
 			pat++;
-			continue;
 		} else if (*pat == '%' && pat[1] == '%') {
 			add = "%";
 			pat++;
@@ -246,39 +254,76 @@ expand_pattern(const char *pat, const struct convert_result *r, char *out,
 			return false;
 		memcpy(out + n, add, strlen(add));
 		n += strlen(add);
+		if (field && suffix > 1) {
+			snprintf(num, sizeof(num), "-%lu", suffix);
+			if (n + strlen(num) >= size)
+				return false;
+			memcpy(out + n, num, strlen(num));
+			n += strlen(num);
+			suffix = 0;
+		}
 	}
 	out[n] = '\0';
 	return true;
 }
 
-/* Remember NAME as written with --split; -1 with ERR set if it was
- * already, or when out of memory. */
+/* Whether NAME is one written with --split; if not, it is now. 1 if
+ * taken, 0 if not, -1 when out of memory. */
 static int
-claim_name(struct output_sink *sink, const char *name,
-	   struct p2g_error *err)
+claim_name(struct output_sink *sink, const char *name)
 {
-	size_t i;
+	struct hashtab_iter it;
+	uint64_t h = hashtab_hash_str(name);
+	uint32_t i;
+	char *copy;
 
-	for (i = 0; i < sink->nnames; i++)
+	if (hashtab_reserve(&sink->name_index, sink->nnames + 1) < 0)
+		return -1;
+	for (i = hashtab_probe(&sink->name_index, h, &it); i != HASHTAB_NONE;
+	     i = hashtab_next(&sink->name_index, &it))
 		if (strcmp(sink->names[i], name) == 0)
-			return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
-					"two profiles would both be written "
-					"here; make the pattern tell them "
-					"apart (%%p, %%t)");
+			return 1;
 	if (sink->nnames == sink->cap_names) {
 		char **nn = grow(sink->names, &sink->cap_names,
 				 sink->nnames + 1, sizeof(*nn), 64);
 
 		if (nn == NULL)
-			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
-					"out of memory");
+			return -1;
 		sink->names = nn;
 	}
-	sink->names[sink->nnames] = strdup(name);
-	if (sink->names[sink->nnames] == NULL)
+	copy = strdup(name);
+	if (copy == NULL || sink->nnames >= HASHTAB_NONE - 1) {
+		free(copy);
+		return -1;
+	}
+	sink->names[sink->nnames] = copy;
+	hashtab_insert(&sink->name_index, &it, (uint32_t)sink->nnames++);
+	return 0;
+}
+
+/* With --split, R's file name in NAME of SIZE bytes: the pattern
+ * expanded, made distinct from every name before it by a suffix after
+ * its first field ("-2", "-3"...) when two profiles would otherwise
+ * share it (commands "a/b" and "a_b", say, or pid 1 thread 23 and pid
+ * 12 thread 3 in "%p%t").  Claimed here, before the profile is
+ * written.  0, or -1 with ERR set. */
+static int
+split_name(struct output_sink *sink, const struct convert_result *r,
+	   char *name, size_t size, struct p2g_error *err)
+{
+	unsigned long suffix;
+	int taken = 1;
+
+	for (suffix = 1; taken == 1; suffix++) {
+		if (!expand_pattern(sink->output, r, suffix, name, size))
+			return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
+					"output name for pid %d is too long",
+					r->pid);
+		taken = claim_name(sink, name);
+	}
+	if (taken < 0)
 		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 				"out of memory");
-	sink->nnames++;
 	return 0;
 }
 
@@ -396,16 +441,9 @@ output_write(void *ctx, const struct convert_result *r,
 
 	report_input(sink->rp, 0);	/* all read: notes name the first */
 	if (sink->split) {
-		if (!expand_pattern(sink->output, r, name, sizeof(name)))
-			return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
-					"output name for pid %d is too long",
-					r->pid);
-		output = name;
-		if (claim_name(sink, output, err) < 0) {
-			snprintf(sink->failed, sizeof(sink->failed), "%s",
-				 output);
+		if (split_name(sink, r, name, sizeof(name), err) < 0)
 			return -1;
-		}
+		output = name;
 	}
 	if (sink->stats)
 		report_result_stats(strcmp(output, "-") ? output
@@ -487,6 +525,7 @@ output_sink_release(struct output_sink *sink)
 	for (i = 0; i < sink->nnames; i++)
 		free(sink->names[i]);
 	free(sink->names);
+	hashtab_free(&sink->name_index);
 	sink->names = NULL;
 	sink->nnames = sink->cap_names = 0;
 	free(sink->idev);

@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include "convert.h"
+#include "hashtab.h"
 #include "perfdata.h"
 #include "report.h"
 
@@ -36,12 +37,13 @@ struct output_sink {
 	char failed[PATH_MAX];	/* the output an error is about, or "":
 				   the input */
 	size_t written;
-	/* With --split: the samples written, the names (to refuse writing
-	 * one twice), and the profiles each warning of warn_result() is
+	/* With --split: the samples written, the names (each written
+	 * once, NAME_INDEX their hash index), and the profiles each warning of warn_result() is
 	 * about, told once in output_summary() unless verbose. */
 	uint64_t samples;
 	char **names;
 	size_t nnames, cap_names;
+	struct hashtab name_index;
 	size_t strips, collisions, unconverged;
 };
 

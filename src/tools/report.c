@@ -316,6 +316,8 @@ report_notes(const struct report *rp, const struct convert_stats *st,
 void
 report_stats(const struct report *rp, const struct convert_stats *st)
 {
+	char event[256];
+
 	message_status_end();
 	fprintf(stderr,
 		"%s: %s: statistics:\n"
@@ -335,7 +337,9 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 		"  period (us)              %12" PRIu64 "\n"
 		"  slot width (bits)        %12u\n",
 		progname, rp->name, st->records, st->samples,
-		st->event ? st->event->name : "?", st->samples_event,
+		st->event ? message_escape(event, sizeof(event),
+					   st->event->name) : "?",
+		st->samples_event,
 		st->samples_filtered, st->samples_empty, st->samples_used,
 		st->processes, st->kernel_frames, st->frames_dropped,
 		st->markers, st->zero_frames, st->lost, st->unknown_id,
@@ -381,6 +385,8 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 void
 report_result_stats(const char *output, const struct convert_result *r)
 {
+	char name[1024];
+
 	message_status_end();
 	fprintf(stderr,
 		"%s: %s: profile statistics:\n"
@@ -394,7 +400,8 @@ report_result_stats(const char *output, const struct convert_result *r)
 		"  frames in no mapping     %12" PRIu64 "\n"
 		"  records with leaf copies %12zu\n"
 		"  leaf copies added        %12" PRIu64 "\n",
-		progname, output, r->samples, r->processes, r->stacks,
+		progname, message_escape(name, sizeof(name), output),
+		r->samples, r->processes, r->stacks,
 		r->max_depth, r->places, r->relocated, r->collisions,
 		r->unmapped,
 		r->fixup_records, r->fixup_copies);

@@ -50,6 +50,30 @@ put_str(struct lines *l, const char *s)
 	put(l, s, strlen(s));
 }
 
+/* The name from START to the end of L's text made safe: a newline or
+ * carriage return as NL (they would end the line), and cut to
+ * FOLDED_NAME_MAX bytes and "..." if longer (not in the middle of a
+ * UTF-8 sequence). */
+static void
+sanitize(struct lines *l, size_t start, char nl)
+{
+	char *s = l->text + start;
+	size_t i, n = l->len - start;
+
+	if (l->failed)
+		return;
+	for (i = 0; i < n; i++)
+		if (s[i] == '\n' || s[i] == '\r')
+			s[i] = nl;
+	if (n <= FOLDED_NAME_MAX)
+		return;
+	n = FOLDED_NAME_MAX - 3;
+	while (n > 0 && (s[n] & 0xc0) == 0x80)
+		n--;
+	l->len = start + n;
+	put_str(l, "...");
+}
+
 /* A function's name as stackcollapse.py writes it: ';' as ':', and with
  * --tidy-java no '<' or '>', no leading 'L', nothing from '('. */
 static void
@@ -59,6 +83,7 @@ put_name(struct lines *l, const char *name, const struct folded_opts *o)
 	char *s;
 
 	put_str(l, name);
+	sanitize(l, start, ' ');
 	if (l->failed)
 		return;
 	s = l->text + start;
@@ -160,9 +185,11 @@ put_comm(struct lines *l, const struct ss_sample *s,
 	char num[32];
 	const char *c;
 	const char *sep = "-";
+	size_t start = l->len;
 
 	for (c = s->comm; *c != '\0'; c++)
 		put(l, *c == ' ' ? "_" : c, 1);
+	sanitize(l, start, '_');
 	if (o->include_pid) {
 		snprintf(num, sizeof(num), "%s%" PRId32, sep, s->pid);
 		put_str(l, num);

@@ -5,7 +5,12 @@
  * stack, sorted, exactly as perf's own script prints them (perf script
  * report stackcollapse, tools/perf/scripts/python/stackcollapse.py):
  * perf's names, "[unknown]" for a frame without one, ';' in a name
- * written as ':', spaces in the command as '_'.
+ * written as ':', spaces in the command as '_'.  Unlike perf's, a line
+ * cannot be forged from within a name: a newline or carriage return in a
+ * name is written as a space (in the command as '_'), and a name longer
+ * than FOLDED_NAME_MAX bytes is cut there (at a character's boundary)
+ * and ends in "...", so that the output stays within a small multiple
+ * of the input.
  */
 #ifndef P2G_FOLDED_H
 #define P2G_FOLDED_H
@@ -14,6 +19,9 @@
 
 #include "error.h"
 #include "symstacks.h"
+
+/* The most bytes of a name (a command or a function) in a line. */
+#define FOLDED_NAME_MAX 4096
 
 /* The options of stackcollapse.py, and the weight. */
 struct folded_opts {

@@ -269,6 +269,79 @@ functions(struct protobuf *b, const struct symstacks *ss, struct strings *t)
 	}
 }
 
+/* The length of the UTF-8 sequence at S (N bytes left, N > 0), or 0
+ * if it is not a well-formed one (Unicode 15, table 3-7: no overlong
+ * forms, no surrogates, nothing above U+10FFFF). */
+static size_t
+utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+/* S as a string field: protobuf's strings are UTF-8, which its strict
+ * parsers (protoc, Go's) check, and a name on Linux may be any bytes:
+ * each byte of S that starts no well-formed sequence is written as
+ * U+FFFD. */
+static void
+string_field(struct protobuf *b, uint32_t field, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i, k, bad = 0;
+	unsigned char *fixed, *w;
+
+	for (i = 0; i < n; i += k ? k : 1)
+		if ((k = utf8_len(u + i, n - i)) == 0)
+			bad++;
+	if (bad == 0) {
+		protobuf_bytes(b, field, s, n);
+		return;
+	}
+	/* each bad byte becomes three */
+	w = fixed = malloc(n + 2 * bad);
+	if (fixed == NULL) {
+		b->failed = true;
+		return;
+	}
+	for (i = 0; i < n; i += k ? k : 1) {
+		k = utf8_len(u + i, n - i);
+		if (k == 0) {
+			memcpy(w, "\xef\xbf\xbd", 3);
+			w += 3;
+		} else {
+			memcpy(w, u + i, k);
+			w += k;
+		}
+	}
+	protobuf_bytes(b, field, fixed, (size_t)(w - fixed));
+	free(fixed);
+}
+
 int
 pprof_encode(const struct symstacks *ss, const struct pprof_meta *meta,
 	     struct protobuf *b)
@@ -301,8 +374,7 @@ pprof_encode(const struct symstacks *ss, const struct pprof_meta *meta,
 	for (i = 0; i < 4 && meta->comments[i] != NULL; i++)
 		protobuf_int(b, PROFILE_COMMENT, str(&t, meta->comments[i]));
 	for (i = 0; i < t.n; i++)
-		protobuf_bytes(b, PROFILE_STRING_TABLE, t.v[i],
-			       strlen(t.v[i]));
+		string_field(b, PROFILE_STRING_TABLE, t.v[i]);
 	if (!t.failed && !b->failed)
 		ret = 0;
 	free(ids);

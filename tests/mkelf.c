@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mkelf OUT: write to OUT a small little-endian x86-64 ELF executable
+ * with the functions that standard input lists, one a line:
+ *
+ *   sym NAME ADDR SIZE    a global function symbol NAME (with \xHH
+ *                         escapes, \\ for a backslash) at ADDR, SIZE
+ *                         bytes long (numbers in C syntax)
+ *
+ * Its one loadable segment maps the first 0x1000 bytes of the file at
+ * 0x400000 (.text is 0x400100 to 0x401000); the symbol table, its
+ * strings and the section headers follow.  A test tool for hostile
+ * symbol names, independent of the library.  Exit status 2 for usage
+ * and I/O trouble.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mkbuf.h"
+
+int
+main(int argc, char **argv)
+{
+	struct buf syms = { NULL, 0, 0 }, str = { NULL, 0, 0 };
+	struct buf out = { NULL, 0, 0 };
+	static const char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab";
+	static char line[1 << 20], name[1 << 20];
+	size_t symtab_at, strtab_at, shstr_at, sh_at, i;
+	FILE *f;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkelf OUT < SYMBOLS\n");
+		return 2;
+	}
+	put(&str, "", 1);
+	put(&syms, (char[24]){ 0 }, 24);
+	while (fgets(line, sizeof(line), stdin) != NULL) {
+		char esc[sizeof(line)];
+		unsigned long long addr, size;
+
+		if (sscanf(line, "sym %s %lli %lli", esc, &addr, &size) != 3) {
+			fprintf(stderr, "mkelf: bad line: %s", line);
+			return 2;
+		}
+		unescape(name, esc);
+		put32(&syms, (uint32_t)str.len);
+		put(&syms, "\x12\0", 2);	/* GLOBAL FUNC, default */
+		put16(&syms, 1);		/* .text */
+		put64(&syms, addr);
+		put64(&syms, size);
+		put(&str, name, strlen(name) + 1);
+	}
+	symtab_at = 0x1000;
+	strtab_at = symtab_at + syms.len;
+	shstr_at = strtab_at + str.len;
+	sh_at = (shstr_at + sizeof(shstr) + 7) & ~(size_t)7;
+	/* ELF header */
+	put(&out, "\177ELF\2\1\1\0\0\0\0\0\0\0\0\0", 16);
+	put16(&out, 2);			/* ET_EXEC */
+	put16(&out, 62);		/* EM_X86_64 */
+	put32(&out, 1);
+	put64(&out, 0x400100);		/* entry */
+	put64(&out, 64);		/* phoff */
+	put64(&out, sh_at);		/* shoff */
+	put32(&out, 0);
+	put16(&out, 64);
+	put16(&out, 56);
+	put16(&out, 1);
+	put16(&out, 64);
+	put16(&out, 5);
+	put16(&out, 4);			/* .shstrtab */
+	/* PT_LOAD, R+X */
+	put32(&out, 1);
+	put32(&out, 5);
+	put64(&out, 0);
+	put64(&out, 0x400000);
+	put64(&out, 0x400000);
+	put64(&out, 0x1000);
+	put64(&out, 0x1000);
+	put64(&out, 0x1000);
+	while (out.len < symtab_at)
+		put(&out, "\xc3", 1);	/* ret */
+	put(&out, syms.p, syms.len);
+	put(&out, str.p, str.len);
+	put(&out, shstr, sizeof(shstr));
+	while (out.len < sh_at)
+		put(&out, "", 1);
+	/* section headers: null, .text, .symtab, .strtab, .shstrtab */
+	put(&out, (char[64]){ 0 }, 64);
+	{
+		struct {
+			uint32_t name, type;
+			uint64_t flags, addr, off, size;
+			uint32_t link, info;
+			uint64_t align, entsize;
+		} sh[4] = {
+			{ 1, 1, 6, 0x400100, 0x100, 0xf00, 0, 0, 16, 0 },
+			{ 7, 2, 0, 0, symtab_at, syms.len, 3, 1, 8, 24 },
+			{ 15, 3, 0, 0, strtab_at, str.len, 0, 0, 1, 0 },
+			{ 23, 3, 0, 0, shstr_at, sizeof(shstr), 0, 0, 1, 0 },
+		};
+
+		for (i = 0; i < 4; i++) {
+			put32(&out, sh[i].name);
+			put32(&out, sh[i].type);
+			put64(&out, sh[i].flags);
+			put64(&out, sh[i].addr);
+			put64(&out, sh[i].off);
+			put64(&out, sh[i].size);
+			put32(&out, sh[i].link);
+			put32(&out, sh[i].info);
+			put64(&out, sh[i].align);
+			put64(&out, sh[i].entsize);
+		}
+	}
+	f = fopen(argv[1], "wb");
+	if (f == NULL || fwrite(out.p, 1, out.len, f) != out.len ||
+	    fclose(f) != 0) {
+		perror(argv[1]);
+		return 2;
+	}
+	free(out.p);
+	free(syms.p);
+	free(str.p);
+	return 0;
+}
