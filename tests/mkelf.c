@@ -6,10 +6,13 @@
  *   sym NAME ADDR SIZE    a global function symbol NAME (with \xHH
  *                         escapes, \\ for a backslash) at ADDR, SIZE
  *                         bytes long (numbers in C syntax)
+ *   stripped              no symbol table (.symtab, .strtab) at all
+ *   debuglink NAME CRC    a .gnu_debuglink section: NAME, and the CRC
+ *                         (a number) of the debug file
  *
  * Its one loadable segment maps the first 0x1000 bytes of the file at
  * 0x400000 (.text is 0x400100 to 0x401000); the symbol table, its
- * strings and the section headers follow.  A test tool for hostile
+ * strings, the debug link and the section headers follow.  A test tool for hostile
  * symbol names, independent of the library.  Exit status 2 for usage
  * and I/O trouble.
  */
@@ -20,14 +23,42 @@
 
 #include "mkbuf.h"
 
+/* A section header. */
+struct shdr {
+	uint32_t name, type;
+	uint64_t flags, addr, off, size;
+	uint32_t link, info;
+	uint64_t align, entsize;
+};
+
+/* Append section header H to B. */
+static void
+put_shdr(struct buf *b, const struct shdr *h)
+{
+	put32(b, h->name);
+	put32(b, h->type);
+	put64(b, h->flags);
+	put64(b, h->addr);
+	put64(b, h->off);
+	put64(b, h->size);
+	put32(b, h->link);
+	put32(b, h->info);
+	put64(b, h->align);
+	put64(b, h->entsize);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct buf syms = { NULL, 0, 0 }, str = { NULL, 0, 0 };
-	struct buf out = { NULL, 0, 0 };
-	static const char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab";
-	static char line[1 << 20], name[1 << 20];
-	size_t symtab_at, strtab_at, shstr_at, sh_at, i;
+	struct buf out = { NULL, 0, 0 }, link = { NULL, 0, 0 };
+	static const char shstr[] =
+		"\0.text\0.symtab\0.strtab\0.shstrtab\0.gnu_debuglink";
+	static char line[1 << 20], name[1 << 20], esc[1 << 20];
+	struct shdr sh[6];
+	size_t symtab_at, strtab_at, shstr_at, link_at, sh_at, i, nsh = 0;
+	int stripped = 0;
+	unsigned long long crc;
 	FILE *f;
 
 	if (argc != 2) {
@@ -37,9 +68,20 @@ main(int argc, char **argv)
 	put(&str, "", 1);
 	put(&syms, (char[24]){ 0 }, 24);
 	while (fgets(line, sizeof(line), stdin) != NULL) {
-		char esc[sizeof(line)];
 		unsigned long long addr, size;
 
+		if (strcmp(line, "stripped\n") == 0) {
+			stripped = 1;
+			continue;
+		}
+		if (sscanf(line, "debuglink %s %lli", esc, &crc) == 2) {
+			unescape(name, esc);
+			put(&link, name, strlen(name) + 1);
+			while (link.len % 4 != 0)
+				put(&link, "", 1);
+			put32(&link, (uint32_t)crc);
+			continue;
+		}
 		if (sscanf(line, "sym %s %lli %lli", esc, &addr, &size) != 3) {
 			fprintf(stderr, "mkelf: bad line: %s", line);
 			return 2;
@@ -52,10 +94,28 @@ main(int argc, char **argv)
 		put64(&syms, size);
 		put(&str, name, strlen(name) + 1);
 	}
+	if (stripped)
+		syms.len = str.len = 0;
 	symtab_at = 0x1000;
 	strtab_at = symtab_at + syms.len;
 	shstr_at = strtab_at + str.len;
-	sh_at = (shstr_at + sizeof(shstr) + 7) & ~(size_t)7;
+	link_at = shstr_at + sizeof(shstr);
+	sh_at = (link_at + link.len + 7) & ~(size_t)7;
+	memset(sh, 0, sizeof(sh));
+	nsh = 1;
+	sh[nsh++] = (struct shdr){ 1, 1, 6, 0x400100, 0x100, 0xf00,
+				   0, 0, 16, 0 };
+	if (!stripped) {
+		sh[nsh++] = (struct shdr){ 7, 2, 0, 0, symtab_at, syms.len,
+					   3, 1, 8, 24 };
+		sh[nsh++] = (struct shdr){ 15, 3, 0, 0, strtab_at, str.len,
+					   0, 0, 1, 0 };
+	}
+	sh[nsh++] = (struct shdr){ 23, 3, 0, 0, shstr_at, sizeof(shstr),
+				   0, 0, 1, 0 };
+	if (link.len > 0)
+		sh[nsh++] = (struct shdr){ 33, 1, 0, 0, link_at, link.len,
+					   0, 0, 4, 0 };
 	/* ELF header */
 	put(&out, "\177ELF\2\1\1\0\0\0\0\0\0\0\0\0", 16);
 	put16(&out, 2);			/* ET_EXEC */
@@ -69,8 +129,8 @@ main(int argc, char **argv)
 	put16(&out, 56);
 	put16(&out, 1);
 	put16(&out, 64);
-	put16(&out, 5);
-	put16(&out, 4);			/* .shstrtab */
+	put16(&out, (uint16_t)nsh);
+	put16(&out, stripped ? 2 : 4);	/* .shstrtab */
 	/* PT_LOAD, R+X */
 	put32(&out, 1);
 	put32(&out, 5);
@@ -85,36 +145,11 @@ main(int argc, char **argv)
 	put(&out, syms.p, syms.len);
 	put(&out, str.p, str.len);
 	put(&out, shstr, sizeof(shstr));
+	put(&out, link.p, link.len);
 	while (out.len < sh_at)
 		put(&out, "", 1);
-	/* section headers: null, .text, .symtab, .strtab, .shstrtab */
-	put(&out, (char[64]){ 0 }, 64);
-	{
-		struct {
-			uint32_t name, type;
-			uint64_t flags, addr, off, size;
-			uint32_t link, info;
-			uint64_t align, entsize;
-		} sh[4] = {
-			{ 1, 1, 6, 0x400100, 0x100, 0xf00, 0, 0, 16, 0 },
-			{ 7, 2, 0, 0, symtab_at, syms.len, 3, 1, 8, 24 },
-			{ 15, 3, 0, 0, strtab_at, str.len, 0, 0, 1, 0 },
-			{ 23, 3, 0, 0, shstr_at, sizeof(shstr), 0, 0, 1, 0 },
-		};
-
-		for (i = 0; i < 4; i++) {
-			put32(&out, sh[i].name);
-			put32(&out, sh[i].type);
-			put64(&out, sh[i].flags);
-			put64(&out, sh[i].addr);
-			put64(&out, sh[i].off);
-			put64(&out, sh[i].size);
-			put32(&out, sh[i].link);
-			put32(&out, sh[i].info);
-			put64(&out, sh[i].align);
-			put64(&out, sh[i].entsize);
-		}
-	}
+	for (i = 0; i < nsh; i++)
+		put_shdr(&out, &sh[i]);
 	f = fopen(argv[1], "wb");
 	if (f == NULL || fwrite(out.p, 1, out.len, f) != out.len ||
 	    fclose(f) != 0) {
@@ -124,5 +159,6 @@ main(int argc, char **argv)
 	free(out.p);
 	free(syms.p);
 	free(str.p);
+	free(link.p);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -367,6 +368,38 @@ file_crc(int fd, uint32_t *crc)
 	return got == 0;
 }
 
+/* Whether the ELF file ELF, open as FD, holds nothing past its headers
+ * and sections: a CRC reads the whole file, and a candidate debug file
+ * may be a sparse file of gigabytes with a small ELF at its start.  A
+ * debug file objcopy or eu-strip made ends with its section headers or
+ * its last section. */
+static bool
+elf_fills_file(Elf *elf, int fd)
+{
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	Elf_Scn *scn = NULL;
+	struct stat st;
+	uint64_t end, e;
+
+	if (fstat(fd, &st) != 0 || gelf_getehdr(elf, &eh) == NULL)
+		return false;
+	end = eh.e_ehsize;
+	e = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+	if (e > end)
+		end = e;
+	e = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
+	if (e > end)
+		end = e;
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type != SHT_NOBITS &&
+		    sh.sh_offset + sh.sh_size >= sh.sh_offset &&
+		    sh.sh_offset + sh.sh_size > end)
+			end = sh.sh_offset + sh.sh_size;
+	/* a page of slack for padding after the last part */
+	return (uint64_t)st.st_size <= end + 4096;
+}
+
 /* Open PATH as BIN's debug file: with a .symtab, and BIN's build ID (or
  * the CRC CRC if BIN has none and CRC is not NULL). */
 static bool
@@ -380,7 +413,8 @@ try_debug(const char *path, const struct dsofind_file *bin,
 		return false;
 	if (elfsyms_has_symtab(out->elf) &&
 	    (bin->build_id_size > 0 || crc == NULL ||
-	     (file_crc(out->fd, &c) && c == *crc)))
+	     (elf_fills_file(out->elf, out->fd) &&
+	      file_crc(out->fd, &c) && c == *crc)))
 		return true;
 	dsofind_close(out);
 	return false;
