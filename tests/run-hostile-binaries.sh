@@ -7,7 +7,13 @@
 #    file's CRC; the debug file is read for its symbols.  The same debug
 #    file padded into a sparse file of 8 GiB (a few KB on disk) is not
 #    read whole for its CRC (26 s): a debug file ends where its ELF
-#    contents end, so it is refused at once.
+#    contents end, so it is refused at once;
+#  - descriptors: 60 binaries with DWARF, each kept open while a pprof
+#    profile's lines are read, under a soft limit of 30 open files: the
+#    tools raise it to the hard limit and name them all; with a hard
+#    limit of 30 the run fails, saying why, where it told them "not
+#    found" and exited 0 (needs gcc; not under a wrapper, which needs
+#    descriptors of its own).
 # The limits are on CPU time (ulimit -t, not the wall clock); under a
 # wrapper (valgrind) or the sanitizers there are none.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
@@ -52,5 +58,32 @@ if truncate -s 8G prog.debug 2> /dev/null; then
 	compare_text expected link.folded "names from a padded debug file"
 else
 	echo "note: no sparse file of 8 GiB here: the CRC bound not checked"
+fi
+
+if have ${CC:-gcc} && [ -z "${P2G_WRAPPER:-}" ]; then
+	printf 'int f(void) { return 1; }\nint main(void) { return f(); }\n' \
+		> t.c
+	${CC:-gcc} -g -O0 -o t t.c 2> cc.log || hard_error "cannot build t.c"
+	f=$(nm t | awk '$3 == "f" { print $1 }')
+	[ -n "$f" ] || hard_error "no f in t"
+	mkdir many
+	{
+		echo 'comm 100 many'
+		i=1
+		while [ $i -le 60 ]; do
+			cp t many/t$i
+			printf 'mmap 100 %d 0x1000 0x1000 %s/many/t%d\n' \
+				$((0x10000000 * i + 0x1000)) "$test_dir" $i
+			printf 'sample 100 %d\n' $((0x10000000 * i + 0x$f))
+			i=$((i + 1))
+		done
+	} | "$MKDATA" > many.data
+	check_exit 0 sh -c 'ulimit -S -n 30 && exec "$@"' sh \
+		"$PERF2GPERF" -f pprof many.data many.pb.gz
+	grep -q 'no usable file' err && fail "binaries lost: $(head -n 3 err)"
+	check_exit 2 sh -c 'ulimit -n 30 && exec "$@"' sh \
+		"$PERF2GPERF" -f pprof many.data many.pb.gz
+	check_grep 'too many open files'
+	grep -q 'not found' err && fail "told not found: $(head -n 3 err)"
 fi
 exit 0

@@ -24,6 +24,7 @@
 #include "gzbuf.h"
 #include "profcheck.h"
 #include "profstats.h"
+#include "fdlimit.h"
 #include "message.h"
 #include "signals.h"
 
@@ -774,6 +775,7 @@ main(int argc, char **argv)
 	progname = "gperfcheck";
 	/* before any file is read: see signals.h */
 	signals_init(NULL);
+	fdlimit_raise();
 	parse_options(argc, argv, &op);
 	if (optind == argc)
 		message_usage("no FILE given");

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +24,7 @@
 #include "cpuprof.h"
 #include "info.h"
 #include "input.h"
+#include "fdlimit.h"
 #include "message.h"
 #include "output.h"
 #include "perfdata.h"
@@ -639,20 +639,6 @@ perf_to_profile_args(int argc, char **argv, char **av)
 	return 5;
 }
 
-/* A perf.data directory has one file per CPU of the recording, all open
- * at once: allow as many open files as the system lets us. */
-static void
-raise_nofile(void)
-{
-	struct rlimit nofile;
-
-	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 &&
-	    nofile.rlim_cur < nofile.rlim_max) {
-		nofile.rlim_cur = nofile.rlim_max;
-		(void)setrlimit(RLIMIT_NOFILE, &nofile);
-	}
-}
-
 /* Name the input NAME, opened as PD, as the user did in what SIGBUS
  * prints: NAME itself (before it is opened) or, in a perf.data directory,
  * NAME/data.N (once it is).  Out of memory, the kernel's names do. */
@@ -753,9 +739,9 @@ main(int argc, char **argv)
 							 : "perf2gperf";
 	/* before any input is mapped: see signals.h */
 	signals_init(output_cleanup);
+	fdlimit_raise();
 	memset(&sink, 0, sizeof(sink));
 	p2g_error_clear(&err);
-	raise_nofile();
 	rec.pid = 0;
 	if (strcmp(progname, "perf_to_profile") == 0) {
 		int n = perf_to_profile_args(argc, argv, rec_av);

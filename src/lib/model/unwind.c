@@ -197,7 +197,8 @@ bin_find(const struct unwinder *uw, struct bin *b)
 	w = dsofind_binary(uw->find, b->path, b->bid_size ? b->bid : NULL,
 			   b->bid_size, &file);
 	if (w != DSOFIND_FOUND) {
-		if (w != DSOFIND_NOMEM && uw->o.missing != NULL &&
+		if (w != DSOFIND_NOMEM && w != DSOFIND_NO_FDS &&
+		    uw->o.missing != NULL &&
 		    dsofind_reportable(b->path))
 			uw->o.missing(uw->o.missing_ctx, b->path,
 				      dsofind_why_text(w));
@@ -644,6 +645,12 @@ bool
 unwind_arch_supported(const struct unwinder *uw)
 {
 	return uw->arch != ARCH_OTHER;
+}
+
+bool
+unwind_no_fds(const struct unwinder *uw)
+{
+	return uw->find != NULL && dsofind_no_fds(uw->find);
 }
 
 void

@@ -68,6 +68,11 @@ void unwind_close(struct unwinder *uw);
 /* True if the recording's machine is one whose registers we know. */
 bool unwind_arch_supported(const struct unwinder *uw);
 
+/* True once a binary could not be opened for want of descriptors
+ * (EMFILE, ENFILE): its frames were not unwound, though it may be
+ * there. */
+bool unwind_no_fds(const struct unwinder *uw);
+
 /*
  * Unwind the user stack of sample S (of event A, thread TID of process
  * PID) in address space SID of AS.  Writes at most MAX user frames, leaf

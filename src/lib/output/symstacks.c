@@ -454,6 +454,10 @@ symstacks_build(const struct symstacks_in *in, struct stack_entry **e,
 	return 0;
 nomem:
 	build_release(&b);
+	if (in->sym != NULL && symbols_no_fds(in->sym))
+		return p2g_fail(err, P2G_IO, P2G_NO_OFFSET,
+				"too many open files to read the binaries "
+				"(see ulimit -n)");
 	return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 }
 

@@ -144,6 +144,10 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 			  cv->max_unwind, &nu, &res) < 0)
 		return p2g_fail(err, P2G_NOMEM, rec->offset,
 				"out of memory while unwinding");
+	if (unwind_no_fds(cv->uw))
+		return p2g_fail(err, P2G_IO, rec->offset,
+				"too many open files to read the binaries "
+				"(see ulimit -n)");
 	switch (res) {
 	case UNWIND_NONE: return 0;
 	case UNWIND_DONE: st->dwarf_done++; break;

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <elfutils/libdwelf.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ struct dsofind {
 	const struct sym_opts *o;
 	char *home;
 	struct dir_scan *scans;	/* one per --binaries directory */
+	bool no_fds;		/* an open failed with EMFILE or ENFILE */
 };
 
 struct dsofind *
@@ -132,7 +134,8 @@ dsofind_open(const char *path, const uint8_t *bid, size_t nbid,
 	memset(out, 0, sizeof(*out));
 	out->fd = input_regular_fd(path, NULL);
 	if (out->fd < 0)
-		return DSOFIND_NOT_FOUND;
+		return errno == EMFILE || errno == ENFILE ? DSOFIND_NO_FDS
+							  : DSOFIND_NOT_FOUND;
 	out->elf = elf_begin(out->fd, ELF_C_READ, NULL);
 	if (out->elf == NULL || elf_kind(out->elf) != ELF_K_ELF) {
 		dsofind_close(out);
@@ -162,6 +165,8 @@ dsofind_why_text(enum dsofind_why w)
 		return "build ID differs";
 	case DSOFIND_NOMEM:
 		return "out of memory";
+	case DSOFIND_NO_FDS:
+		return "too many open files";
 	default:
 		return "not found";
 	}
@@ -194,7 +199,8 @@ fmt(char *buf, const char *f, ...)
 }
 
 /* Try PATH: FOUND, or *WHY updated (a differing build ID is kept as the
- * reason over "not found"). */
+ * reason over "not found", a want of memory or descriptors over
+ * anything). */
 static bool
 try_path(const char *path, const uint8_t *bid, size_t nbid,
 	 struct dsofind_file *out, enum dsofind_why *why)
@@ -203,8 +209,10 @@ try_path(const char *path, const uint8_t *bid, size_t nbid,
 
 	if (w == DSOFIND_FOUND)
 		return true;
+	if (*why == DSOFIND_NOMEM || *why == DSOFIND_NO_FDS)
+		return false;
 	if (w == DSOFIND_BUILD_ID_DIFFERS || w == DSOFIND_NOMEM ||
-	    *why == DSOFIND_FOUND)
+	    w == DSOFIND_NO_FDS || *why == DSOFIND_FOUND)
 		*why = w;
 	return false;
 }
@@ -216,6 +224,7 @@ scan_dir(struct dsofind *f, size_t i)
 {
 	struct dir_scan *sc = &f->scans[i];
 	const char *dir = f->o->binaries[i];
+	enum dsofind_why w;
 	size_t cap = 0;
 	struct dirent *de;
 	DIR *d;
@@ -234,8 +243,11 @@ scan_dir(struct dsofind *f, size_t i)
 		     de->d_type != DT_LNK) ||
 		    !fmt(path, "%s/%s", dir, de->d_name))
 			continue;
-		if (dsofind_open(path, NULL, 0, &file) != DSOFIND_FOUND)
+		w = dsofind_open(path, NULL, 0, &file);
+		if (w != DSOFIND_FOUND) {
+			f->no_fds |= w == DSOFIND_NO_FDS;
 			continue;
+		}
 		if (file.build_id_size == 0) {
 			dsofind_close(&file);
 			continue;
@@ -347,7 +359,14 @@ dsofind_binary(struct dsofind *f, const char *path, const uint8_t *bid,
 	}
 	if (find_in_binaries(f, path, bid, nbid, hex, out, &why))
 		return DSOFIND_FOUND;
+	f->no_fds |= why == DSOFIND_NO_FDS;
 	return why;
+}
+
+bool
+dsofind_no_fds(const struct dsofind *f)
+{
+	return f->no_fds;
 }
 
 /* The CRC-32 of the whole file FD (as .gnu_debuglink gives it), in *CRC;
@@ -403,14 +422,19 @@ elf_fills_file(Elf *elf, int fd)
 /* Open PATH as BIN's debug file: with a .symtab, and BIN's build ID (or
  * the CRC CRC if BIN has none and CRC is not NULL). */
 static bool
-try_debug(const char *path, const struct dsofind_file *bin,
-	  const GElf_Word *crc, struct dsofind_file *out)
+try_debug(struct dsofind *f, const char *path,
+	  const struct dsofind_file *bin, const GElf_Word *crc,
+	  struct dsofind_file *out)
 {
+	enum dsofind_why w;
 	uint32_t c;
 
-	if (dsofind_open(path, bin->build_id_size ? bin->build_id : NULL,
-			 bin->build_id_size, out) != DSOFIND_FOUND)
+	w = dsofind_open(path, bin->build_id_size ? bin->build_id : NULL,
+			 bin->build_id_size, out);
+	if (w != DSOFIND_FOUND) {
+		f->no_fds |= w == DSOFIND_NO_FDS;
 		return false;
+	}
 	if (elfsyms_has_symtab(out->elf) &&
 	    (bin->build_id_size > 0 || crc == NULL ||
 	     (elf_fills_file(out->elf, out->fd) &&
@@ -437,12 +461,12 @@ dsofind_debug(struct dsofind *f, const char *path,
 		dsofind_hex(bin->build_id, bin->build_id_size, hex);
 		if (fmt(p, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs,
 			hex, hex + 2) &&
-		    try_debug(p, bin, NULL, out))
+		    try_debug(f, p, bin, NULL, out))
 			return true;
 		if (f->home != NULL &&
 		    fmt(p, "%s/.debug/.build-id/%.2s/%s/debug", f->home, hex,
 			hex + 2) &&
-		    try_debug(p, bin, NULL, out))
+		    try_debug(f, p, bin, NULL, out))
 			return true;
 	}
 	link = dwelf_elf_gnu_debuglink(bin->elf, &crc);
@@ -456,15 +480,15 @@ dsofind_debug(struct dsofind *f, const char *path,
 		path = ".";
 	if (fmt(p, "%s%s%.*s/%s", symfs, *symfs && path[0] != '/' ? "/" : "",
 		dir, path, link) &&
-	    try_debug(p, bin, &crc, out))
+	    try_debug(f, p, bin, &crc, out))
 		return true;
 	if (fmt(p, "%s%s%.*s/.debug/%s", symfs,
 		*symfs && path[0] != '/' ? "/" : "", dir, path, link) &&
-	    try_debug(p, bin, &crc, out))
+	    try_debug(f, p, bin, &crc, out))
 		return true;
 	if (path[0] == '/' &&
 	    fmt(p, "%s/usr/lib/debug%.*s/%s", symfs, dir, path, link) &&
-	    try_debug(p, bin, &crc, out))
+	    try_debug(f, p, bin, &crc, out))
 		return true;
 	return false;
 }

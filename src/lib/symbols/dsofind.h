@@ -48,6 +48,8 @@ enum dsofind_why {
 	DSOFIND_NOT_FOUND,
 	DSOFIND_BUILD_ID_DIFFERS,	/* a file was there, but another */
 	DSOFIND_NOMEM,
+	DSOFIND_NO_FDS,			/* EMFILE or ENFILE: the file may
+					   be there */
 };
 
 struct dsofind;
@@ -82,6 +84,11 @@ enum dsofind_why dsofind_binary(struct dsofind *f, const char *path,
  */
 bool dsofind_debug(struct dsofind *f, const char *path,
 		   const struct dsofind_file *bin, struct dsofind_file *out);
+
+/* True once a file could not be opened through F for want of
+ * descriptors (EMFILE, ENFILE): what was looked for since may be there,
+ * and must not be told "not found". */
+bool dsofind_no_fds(const struct dsofind *f);
 
 /* Open PATH as an ELF file, checking its build ID against BID if BID is
  * not NULL.  DSOFIND_FOUND, or why not. */

@@ -71,6 +71,7 @@ struct frame_block {
 struct symbols {
 	struct sym_opts o;
 	struct dsofind *find;
+	bool no_fds;		/* a vmlinux could not be opened: EMFILE */
 	struct sfile *files;
 	size_t nfiles, cap_files;
 	struct hashtab file_index;
@@ -398,7 +399,7 @@ load_elf(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 
 	w = dsofind_binary(s->find, f->path, d->build_id, d->build_id_size,
 			   &f->bin);
-	if (w == DSOFIND_NOMEM)
+	if (w == DSOFIND_NOMEM || w == DSOFIND_NO_FDS)
 		return -1;
 	if (w != DSOFIND_FOUND) {
 		f->why = w == DSOFIND_BUILD_ID_DIFFERS ? why_differs
@@ -420,6 +421,8 @@ load_elf(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 	    dsofind_debug(s->find, f->path, &f->bin, &f->dbg) &&
 	    !elfsyms_has_symtab(syms))
 		syms = f->dbg.elf;
+	if (dsofind_no_fds(s->find))
+		return -1;
 	r = elfsyms_read(syms, true, true, &f->syms);
 	if (r < 0)
 		return -1;
@@ -491,7 +494,8 @@ try_vmlinux(struct symbols *s, const struct sym_dso *d, const char *path,
 	long r;
 
 	w = dsofind_open(path, bid, s->kernel_nbid, &v);
-	if (w == DSOFIND_NOMEM)
+	s->no_fds |= w == DSOFIND_NO_FDS;
+	if (w == DSOFIND_NOMEM || w == DSOFIND_NO_FDS)
 		return -1;
 	if (w == DSOFIND_BUILD_ID_DIFFERS)
 		s->kernel_why = why_differs;
@@ -826,6 +830,12 @@ bool
 symbols_demangles(void)
 {
 	return demangle_available();
+}
+
+bool
+symbols_no_fds(const struct symbols *s)
+{
+	return s->no_fds || dsofind_no_fds(s->find);
 }
 
 const char *

@@ -80,11 +80,17 @@ void symbols_free(struct symbols *s);
  * script and perf report look a callchain's return addresses up as
  * they are, not less 1) into
  * *OUT: innermost inlined function first, the symbol's function last.
- * Returns their number (0: no name is known), or -1 when out of memory.
+ * Returns their number (0: no name is known), or -1 when out of memory
+ * or of descriptors (symbols_no_fds()).
  * *OUT stays valid as long as S.
  */
 int symbols_lookup(struct symbols *s, const struct sym_dso *dso,
 		   uint64_t addr, const struct sym_frame **out);
+
+/* True once a file could not be opened for want of descriptors (EMFILE,
+ * ENFILE): the lookup that met it returned -1, and the names are no
+ * longer complete. */
+bool symbols_no_fds(const struct symbols *s);
 
 /*
  * The file read for DSO, or NULL with *WHY (if WHY is not NULL) saying
