@@ -30,7 +30,15 @@
  *             of the one before but for one mapping;
  *   groups    N events (software cpu-clock) and N event groups, each of
  *             all of them (HEADER_GROUP_DESC), a COMM record: what
- *             --info prints for the groups grows as N * N.
+ *             --info prints for the groups grows as N * N;
+ *   unmapped  one process with N executable libraries side by side and
+ *             N samples in none of them (beyond the last): a profile of
+ *             N maps lines and N PCs that no line holds;
+ *   samples   one process (pid 1000) with one program and N samples in
+ *             it, for the filters (--pid, --tid);
+ *   splitmaps one process with N executable libraries and no sample,
+ *             then N / 64 processes, each with a program and a sample:
+ *             N / 64 profiles with --split, among N mappings.
  *
  * A test tool (tests/run-blowup.sh), independent of the library.  Exit
  * status 2 for usage and I/O trouble.
@@ -149,7 +157,8 @@ main(int argc, char **argv)
 	if (argc != 3 || (n = strtoul(argv[2], &end, 10)) == 0 ||
 	    *end != '\0' || n > 10000000) {
 		fprintf(stderr, "usage: blowup mmaps|datamaps|procs|places|"
-			"buildids|forks|remaps|groups N\n"
+			"buildids|forks|remaps|groups|unmapped|samples|"
+			"splitmaps N\n"
 			"  (1 <= N <= 10000000)\n");
 		return 2;
 	}
@@ -260,6 +269,35 @@ main(int argc, char **argv)
 		}
 		features |= 1ULL << FEAT_BUILD_ID;
 		nfeat = 1;
+	} else if (strcmp(kind, "unmapped") == 0) {
+		comm_rec(&data, 1000, "blowup", 1);
+		for (i = 0; i < n; i++) {
+			lib_name(path, sizeof(path), i);
+			mmap_rec(&data, 1000, 0x10000000 + i * 0x2000, 0x2000,
+				 path, 0);
+		}
+		for (i = 0; i < n; i++)
+			sample_rec(&data, 1000, 0x10000000 + (n + i) * 0x2000);
+	} else if (strcmp(kind, "samples") == 0) {
+		comm_rec(&data, 1000, "blowup", 1);
+		mmap_rec(&data, 1000, 0x400000, 0x1000, "/usr/bin/blowup", 0);
+		for (i = 0; i < n; i++)
+			sample_rec(&data, 1000, 0x400100 + i % 64);
+	} else if (strcmp(kind, "splitmaps") == 0) {
+		comm_rec(&data, 1000, "blowup", 1);
+		for (i = 0; i < n; i++) {
+			lib_name(path, sizeof(path), i);
+			mmap_rec(&data, 1000, 0x10000000 + i * 0x2000, 0x2000,
+				 path, 0);
+		}
+		for (i = 0; i < n / 64; i++) {
+			uint32_t pid = (uint32_t)(2000 + i);
+
+			comm_rec(&data, pid, "prog", 1);
+			snprintf(path, sizeof(path), "/usr/bin/blowup%lu", i);
+			mmap_rec(&data, pid, 0x400000, 0x1000, path, 0);
+			sample_rec(&data, pid, 0x400100);
+		}
 	} else if (strcmp(kind, "groups") == 0) {
 		nattrs = n;
 		comm_rec(&data, 1000, "blowup", 1);

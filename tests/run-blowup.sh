@@ -18,18 +18,32 @@
 #    over the one sampled, among 20000 others (each change after a sample
 #    copied the process's mappings: 11 GB, a minute);
 #  - groups: 5000 events and 5000 groups of all of them, for --info
-#    (the text of the groups was built in memory: 5000 * 5000 names).
+#    (the text of the groups was built in memory: 5000 * 5000 names);
+#  - buildids again, into pprof: each library missing (a scan of the
+#    libraries told missing for each, and each warning written a byte
+#    per write(2): 80000 took 16 s) and its build id looked up by path
+#    (a scan of the header's for each: 14 s);
+#  - unmapped: 100000 maps lines and 100000 PCs in none, for gperfcheck
+#    and its --summary (a scan of the lines for each PC: 20 s, and over
+#    a minute);
+#  - samples: a million samples through --pid with 20000 ids (a scan of
+#    the list for each sample: 5 s, where a search takes 0.1 s; the
+#    limit is 2 s);
+#  - splitmaps: --split into 15625 profiles among a million mappings
+#    (arrays over every mapping made for each profile, and a scan of the
+#    names written for each: 20 s).
 # The limits do not depend on the machine's speed: CPU time (ulimit -t,
 # not the wall clock, which a loaded machine stretches) of 30 s where a
-# linear reader takes one or two and a quadratic one minutes, and 200 MB
-# of address space for --info where the whole text would take 325 MB and
+# linear reader takes one or two and a quadratic one minutes (10 s for
+# the later cases, where the quadratic readers took 15 s or more, 2 s
+# for samples), and 200 MB of address space for --info where the whole text would take 325 MB and
 # for forks and remaps where the copies took gigabytes (a linear reader
 # takes 20 to 40 MB).  Each output is checked too.  Under a wrapper
 # (valgrind) the inputs are small and there are no limits: that run looks
 # for memory errors; with the sanitizers (slower, and reserving address space of
 # their own) the inputs are of middle size and there are no limits.
 # The outputs are large and checked by the test itself; the CPU limits
-# are for perf2gperf alone.
+# are for perf2gperf (and gperfcheck) alone.
 P2G_OUTPUT_CHECK=no
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
@@ -37,9 +51,9 @@ BLOWUP=$top_builddir/tests/blowup
 [ -x "$BLOWUP" ] || hard_error "$BLOWUP is not built (make check builds it)"
 
 if [ -n "${P2G_WRAPPER:-}" ]; then
-	big=2000 small=2000 groups=300 limits=false
+	big=2000 small=2000 groups=300 limits=false huge=4000
 else
-	big=100000 small=20000 groups=5000 limits=true
+	big=100000 small=20000 groups=5000 limits=true huge=1000000
 fi
 sanitized=false
 grep -q '^P2G_SAN_CFLAGS = .*sanitize' "$top_builddir/Makefile" 2>/dev/null &&
@@ -47,7 +61,7 @@ grep -q '^P2G_SAN_CFLAGS = .*sanitize' "$top_builddir/Makefile" 2>/dev/null &&
 # The sanitizers make the tools several times slower: middle sizes there,
 # and no limits (that run, too, looks for memory errors).
 if $sanitized; then
-	big=20000 small=4000 groups=1000 limits=false
+	big=20000 small=4000 groups=1000 limits=false huge=100000
 fi
 
 # Run a command with at most $1 CPU seconds when the limits are on, and,
@@ -166,6 +180,46 @@ c=$(maps_lines buildids.prof \
 [ "$c" = $n ] || fail "buildids: $c mappings with a build id, not $n"
 grep -aq '^10002000-10004000 r-xp /usr/lib/blowup/lib1\.so (@0) 010102030505060709090a0b0d0d0e0f11111213$' \
 	buildids.prof || fail "buildids: lib1.so has not its build id"
+
+# buildids into pprof: one warning per library, the build ids in the
+# profile's mappings.
+cpu_limited 10 "$PERF2GPERF" -f pprof buildids.data buildids.pb.gz \
+	2> buildids-pprof.err ||
+	fail "buildids ($n) into pprof: perf2gperf failed: $(tail -n 3 buildids-pprof.err)"
+c=$(grep -c ': no usable file (not found)' buildids-pprof.err || :)
+[ "$c" = $n ] || fail "buildids into pprof: $c warnings, not $n"
+
+# unmapped: every PC in no line, and said so.
+n=$big
+"$BLOWUP" unmapped $n > unmapped.data || hard_error "blowup unmapped failed"
+"$PERF2GPERF" -q unmapped.data unmapped.prof ||
+	fail "unmapped ($n): perf2gperf failed"
+for opt in --quiet --summary; do
+	check_exit 0 cpu_limited 10 "$GPERFCHECK" $opt unmapped.prof
+	[ $opt = --quiet ] ||
+		check_grep "$n of $n PCs (counted by samples) are in no executable mapping"
+done
+
+# samples: --pid with 20000 ids, the one sampled last in the list.
+"$BLOWUP" samples $huge > samples.data || hard_error "blowup samples failed"
+ids=$(awk 'BEGIN { for (i = 2001; i <= 22000; i++) printf "%d,", i;
+	print 1000 }')
+cpu_limited 2 "$PERF2GPERF" --stats -p "$ids" samples.data samples.prof \
+	2> samples.err || fail "samples ($huge) with --pid: perf2gperf failed: $(cat samples.err)"
+[ "$(stat samples.err 'samples written')" = $huge ] ||
+	fail "samples: not $huge samples written: $(cat samples.err)"
+
+# splitmaps: one profile per process with a sample, each of one place.
+"$BLOWUP" splitmaps $huge > splitmaps.data ||
+	hard_error "blowup splitmaps failed"
+mkdir split
+cpu_limited 10 "$PERF2GPERF" -q --split splitmaps.data 'split/%p.prof' ||
+	fail "splitmaps ($huge): perf2gperf failed"
+c=$(ls split | wc -l)
+[ "$c" = $((huge / 64)) ] || fail "splitmaps: $c profiles, not $((huge / 64))"
+c=$(maps_lines split/2000.prof ' /usr/bin/blowup0$')
+[ "$c" = 1 ] || fail "splitmaps: 2000.prof does not map its program"
+rm -rf split
 
 # groups: each line of --info's is "# group: {" and the 13-byte names
 # ("cpu-clock:HG,"), cut at 4095 bytes; the memory stays small.

@@ -62,30 +62,49 @@ message_escape(char *buf, size_t size, const char *s)
 	return buf;
 }
 
-/* Format a message and print it with its non-printable bytes escaped:
- * names and strings inside it come from the input file. */
-static void vput_safe(FILE *f, const char *fmt, va_list ap)
+/*
+ * A message's line, built whole and then written in one write(2):
+ * stderr is unbuffered, and a line printed a byte at a time took a
+ * system call per byte (80,000 warnings: seconds).  The parts formatted
+ * into it come from the input file: their non-printable bytes are
+ * escaped.
+ */
+struct line {
+	char buf[8192];
+	size_t n;
+};
+
+static void vline_safe(struct line *l, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
-static void put_safe(FILE *f, const char *fmt, ...)
+static void line_safe(struct line *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 static void
-vput_safe(FILE *f, const char *fmt, va_list ap)
+vline_safe(struct line *l, const char *fmt, va_list ap)
 {
 	char buf[1024];
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	message_put_safe(f, buf);
+	message_escape(l->buf + l->n, sizeof(l->buf) - l->n, buf);
+	l->n += strlen(l->buf + l->n);
 }
 
 static void
-put_safe(FILE *f, const char *fmt, ...)
+line_safe(struct line *l, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vput_safe(f, fmt, ap);
+	vline_safe(l, fmt, ap);
 	va_end(ap);
+}
+
+/* Write L and a newline to stderr. */
+static void
+line_end(struct line *l)
+{
+	l->buf[l->n++] = '\n';
+	fwrite(l->buf, 1, l->n, stderr);
 }
 
 /* The width of the status line on the screen; 0 when none is shown. */
@@ -139,47 +158,51 @@ message_status_end(void)
 void
 message_error(const char *file, const struct p2g_error *err)
 {
+	struct line l = { .n = 0 };
+
 	message_status_end();
 	if (err->offset != P2G_NO_OFFSET)
-		put_safe(stderr, "%s: %s: offset 0x%llx: %s", progname, file,
-			 (unsigned long long)err->offset, err->msg);
+		line_safe(&l, "%s: %s: offset 0x%llx: %s", progname, file,
+			  (unsigned long long)err->offset, err->msg);
 	else
-		put_safe(stderr, "%s: %s: %s", progname, file, err->msg);
-	fputc('\n', stderr);
+		line_safe(&l, "%s: %s: %s", progname, file, err->msg);
+	line_end(&l);
 }
 
 void
 message_warning(const char *file, uint64_t offset, const char *fmt, ...)
 {
+	struct line l = { .n = 0 };
 	va_list ap;
 
 	if (message_quiet)
 		return;
 	message_status_end();
 	if (offset != P2G_NO_OFFSET)
-		put_safe(stderr, "%s: %s: offset 0x%llx: warning: ", progname,
-			 file, (unsigned long long)offset);
+		line_safe(&l, "%s: %s: offset 0x%llx: warning: ", progname,
+			  file, (unsigned long long)offset);
 	else
-		put_safe(stderr, "%s: %s: warning: ", progname, file);
+		line_safe(&l, "%s: %s: warning: ", progname, file);
 	va_start(ap, fmt);
-	vput_safe(stderr, fmt, ap);
+	vline_safe(&l, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	line_end(&l);
 }
 
 void
 message_note(const char *file, const char *fmt, ...)
 {
+	struct line l = { .n = 0 };
 	va_list ap;
 
 	if (message_quiet)
 		return;
 	message_status_end();
-	put_safe(stderr, "%s: %s: ", progname, file);
+	line_safe(&l, "%s: %s: ", progname, file);
 	va_start(ap, fmt);
-	vput_safe(stderr, fmt, ap);
+	vline_safe(&l, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	line_end(&l);
 }
 
 void

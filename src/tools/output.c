@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "grow.h"
-#include "hashtab.h"
 #include "input.h"
 #include "message.h"
 #include "output.h"
@@ -267,40 +266,6 @@ expand_pattern(const char *pat, const struct convert_result *r,
 	return true;
 }
 
-/* Whether NAME is one written with --split; if not, it is now. 1 if
- * taken, 0 if not, -1 when out of memory. */
-static int
-claim_name(struct output_sink *sink, const char *name)
-{
-	struct hashtab_iter it;
-	uint64_t h = hashtab_hash_str(name);
-	uint32_t i;
-	char *copy;
-
-	if (hashtab_reserve(&sink->name_index, sink->nnames + 1) < 0)
-		return -1;
-	for (i = hashtab_probe(&sink->name_index, h, &it); i != HASHTAB_NONE;
-	     i = hashtab_next(&sink->name_index, &it))
-		if (strcmp(sink->names[i], name) == 0)
-			return 1;
-	if (sink->nnames == sink->cap_names) {
-		char **nn = grow(sink->names, &sink->cap_names,
-				 sink->nnames + 1, sizeof(*nn), 64);
-
-		if (nn == NULL)
-			return -1;
-		sink->names = nn;
-	}
-	copy = strdup(name);
-	if (copy == NULL || sink->nnames >= HASHTAB_NONE - 1) {
-		free(copy);
-		return -1;
-	}
-	sink->names[sink->nnames] = copy;
-	hashtab_insert(&sink->name_index, &it, (uint32_t)sink->nnames++);
-	return 0;
-}
-
 /* With --split, R's file name in NAME of SIZE bytes: the pattern
  * expanded, made distinct from every name before it by a suffix after
  * its first field ("-2", "-3"...) when two profiles would otherwise
@@ -312,16 +277,16 @@ split_name(struct output_sink *sink, const struct convert_result *r,
 	   char *name, size_t size, struct p2g_error *err)
 {
 	unsigned long suffix;
-	int taken = 1;
+	int added = 0;
 
-	for (suffix = 1; taken == 1; suffix++) {
+	for (suffix = 1; added == 0; suffix++) {
 		if (!expand_pattern(sink->output, r, suffix, name, size))
 			return p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
 					"output name for pid %d is too long",
 					r->pid);
-		taken = claim_name(sink, name);
+		added = strset_add(&sink->names, name);
 	}
-	if (taken < 0)
+	if (added < 0)
 		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 				"out of memory");
 	return 0;
@@ -520,14 +485,7 @@ output_summary(const struct output_sink *sink, const char *input,
 void
 output_sink_release(struct output_sink *sink)
 {
-	size_t i;
-
-	for (i = 0; i < sink->nnames; i++)
-		free(sink->names[i]);
-	free(sink->names);
-	hashtab_free(&sink->name_index);
-	sink->names = NULL;
-	sink->nnames = sink->cap_names = 0;
+	strset_free(&sink->names);
 	free(sink->idev);
 	free(sink->iino);
 	sink->idev = NULL;

@@ -18,7 +18,7 @@
 #include <sys/types.h>
 
 #include "convert.h"
-#include "hashtab.h"
+#include "strset.h"
 #include "perfdata.h"
 #include "report.h"
 
@@ -38,12 +38,10 @@ struct output_sink {
 				   the input */
 	size_t written;
 	/* With --split: the samples written, the names (each written
-	 * once, NAME_INDEX their hash index), and the profiles each warning of warn_result() is
-	 * about, told once in output_summary() unless verbose. */
+	 * once), and the profiles each warning of warn_result() is about,
+	 * told once in output_summary() unless verbose. */
 	uint64_t samples;
-	char **names;
-	size_t nnames, cap_names;
-	struct hashtab name_index;
+	struct strset names;
 	size_t strips, collisions, unconverged;
 };
 

@@ -22,9 +22,10 @@
 
 #include "convert.h"
 #include "cpuprof.h"
+#include "fdlimit.h"
+#include "grow.h"
 #include "info.h"
 #include "input.h"
-#include "fdlimit.h"
 #include "message.h"
 #include "output.h"
 #include "perfdata.h"
@@ -167,12 +168,21 @@ version(void)
 	message_exit(0);
 }
 
-/* Parse "1,2,3" into a malloc'd array. */
+static int
+cmp_id(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Parse "1,2,3" into a malloc'd array, sorted. */
 static int32_t *
 parse_list(const char *opt, const char *arg, size_t *n)
 {
 	int32_t *v = NULL, *nv;
 	const char *p = arg;
+	size_t cap = 0;
 	char *end;
 	long x;
 
@@ -184,17 +194,23 @@ parse_list(const char *opt, const char *arg, size_t *n)
 		    (*end != ',' && *end != '\0'))
 			message_usage("%s: '%s' is not a comma-separated list "
 				      "of ids", opt, arg);
-		nv = realloc(v, (*n + 1) * sizeof(*v));
-		if (nv == NULL) {
-			fprintf(stderr, "%s: out of memory\n", progname);
-			exit(2);
+		if (*n == cap) {
+			nv = grow(v, &cap, *n + 1, sizeof(*v), 16);
+			if (nv == NULL) {
+				fprintf(stderr, "%s: out of memory\n",
+					progname);
+				exit(2);
+			}
+			v = nv;
 		}
-		v = nv;
 		v[(*n)++] = (int32_t)x;
 		if (*end == '\0')
-			return v;
+			break;
 		p = end + 1;
 	}
+	/* the converter looks each sample's ids up by binary search */
+	qsort(v, *n, sizeof(*v), cmp_id);
+	return v;
 }
 
 /* What the command line asks for. */

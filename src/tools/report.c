@@ -35,13 +35,7 @@ report_init(struct report *rp, char *const *names)
 void
 report_free(struct report *rp)
 {
-	size_t i;
-
-	for (i = 0; i < rp->nmissing; i++)
-		free(rp->missing[i]);
-	free(rp->missing);
-	rp->missing = NULL;
-	rp->nmissing = rp->cap_missing = 0;
+	strset_free(&rp->missing);
 }
 
 /* Remember PATH as reported; false if it was already (or there is no
@@ -49,24 +43,7 @@ report_free(struct report *rp)
 static bool
 missing_first(struct report *rp, const char *path)
 {
-	size_t i;
-	char *p;
-
-	for (i = 0; i < rp->nmissing; i++)
-		if (strcmp(rp->missing[i], path) == 0)
-			return false;
-	if (rp->nmissing == rp->cap_missing) {
-		char **nv = grow(rp->missing, &rp->cap_missing,
-				 rp->nmissing + 1, sizeof(*nv), 16);
-
-		if (nv == NULL)
-			return true;
-		rp->missing = nv;
-	}
-	p = strdup(path);
-	if (p != NULL)
-		rp->missing[rp->nmissing++] = p;
-	return true;
+	return strset_add(&rp->missing, path) != 0;
 }
 
 void

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "convert.h"
+#include "strset.h"
 #include "perfdata.h"
 
 struct report {
@@ -39,8 +40,7 @@ struct report {
 	 * say so, and the files already reported. */
 	const struct convert_opts *o;
 	bool verbose;
-	char **missing;
-	size_t nmissing, cap_missing;
+	struct strset missing;
 };
 
 /* Start RP for the inputs NAMES (kept, not copied): no handles yet. */

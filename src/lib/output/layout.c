@@ -14,25 +14,94 @@
 #include "mapkind.h"
 #include "mapstext.h"
 
+/*
+ * A map of ids (mapping or space indices) to nonzero values, holding
+ * only the ids set: a layout is made for each profile of a --split, and
+ * arrays over every mapping and space of the recording made it
+ * quadratic in their number.
+ */
+struct idmap {
+	struct hashtab index;
+	uint32_t *key, *val;
+	size_t n, cap;
+};
+
+/* The value of KEY in M, 0 if none. */
+static uint32_t
+idmap_get(const struct idmap *m, uint32_t key)
+{
+	struct hashtab_iter it;
+	uint32_t i;
+
+	for (i = hashtab_probe(&m->index, hashtab_hash64(key), &it);
+	     i != HASHTAB_NONE; i = hashtab_next(&m->index, &it))
+		if (m->key[i] == key)
+			return m->val[i];
+	return 0;
+}
+
+/* Set KEY to VAL (nonzero) in M.  0, or -1 when out of memory. */
+static int
+idmap_set(struct idmap *m, uint32_t key, uint32_t val)
+{
+	struct hashtab_iter it;
+	uint64_t h = hashtab_hash64(key);
+	uint32_t i;
+
+	if (m->n >= HASHTAB_NONE - 1 ||
+	    hashtab_reserve(&m->index, m->n + 1) < 0)
+		return -1;
+	for (i = hashtab_probe(&m->index, h, &it); i != HASHTAB_NONE;
+	     i = hashtab_next(&m->index, &it))
+		if (m->key[i] == key) {
+			m->val[i] = val;
+			return 0;
+		}
+	if (m->n == m->cap) {
+		size_t cap = m->cap;
+		uint32_t *nk = grow(m->key, &cap, m->n + 1, sizeof(*nk), 64);
+
+		if (nk == NULL)
+			return -1;
+		m->key = nk;
+		nk = grow_realloc(m->val, cap, sizeof(*nk));
+		if (nk == NULL)
+			return -1;
+		m->val = nk;
+		m->cap = cap;
+	}
+	m->key[m->n] = key;
+	m->val[m->n] = val;
+	hashtab_insert(&m->index, &it, (uint32_t)m->n++);
+	return 0;
+}
+
+static void
+idmap_free(struct idmap *m)
+{
+	hashtab_free(&m->index);
+	free(m->key);
+	free(m->val);
+}
+
 struct lay {
 	struct addrspace *as;
 	const struct layout_opts *o;
 	struct place *places;
 	size_t nplaces, cap_places;
 	struct hashtab index;		/* of places, by key */
-	struct buildids bids;		/* of o->info */
-	uint32_t *map_place;		/* mapping index -> place + 1 */
+	struct idmap map_place;		/* mapping index -> place + 1 */
 	const struct mapping *last;	/* the last mapping resolved, */
 	uint32_t last_sid;		/* in this space */
 	uint64_t *unmapped;		/* user frames in no mapping, as
 					   pprof looks them up (guards.h) */
 	size_t nunmapped, cap_unmapped;
-	bool *seen;			/* space index -> its mappings are in */
+	struct idmap seen;		/* space index -> 1: its mappings are
+					   in */
 	uint32_t ksid;			/* the kernel's space (pid -1), */
 	bool have_ksid;			/* if the file has one */
-	bool *module;			/* mapping index -> a module (a
+	struct idmap module;		/* mapping index -> 1: a module (a
 					   mapping of pid -1) with frames */
-	size_t nmodules;
 };
 
 /* Anonymous memory, JIT code and the kernel's special mappings: these
@@ -53,7 +122,7 @@ build_id_of(const struct lay *l, const struct mapping *m, uint8_t *size,
 		*id = m->build_id;
 		return;
 	}
-	buildids_find(&l->bids, m->path, size, id);
+	buildids_find(l->o->bids, m->path, size, id);
 }
 
 /* The place of mapping M seen in space SID, created if new; NULL when
@@ -71,8 +140,9 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 	uint32_t i;
 	bool anon;
 
-	if (l->map_place[mi] != 0)
-		return &l->places[l->map_place[mi] - 1];
+	i = idmap_get(&l->map_place, (uint32_t)mi);
+	if (i != 0)
+		return &l->places[i - 1];
 	anon = is_anon_mapping(m);
 	build_id_of(l, m, &bsize, &bid);
 	klen = strlen(m->path) + 2 * 20 + 40;
@@ -104,8 +174,9 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 		p = &l->places[i];
 		if (strcmp(p->key, key) == 0) {
 			free(key);
-			if (!anon)
-				l->map_place[mi] = i + 1;
+			if (!anon &&
+			    idmap_set(&l->map_place, (uint32_t)mi, i + 1) < 0)
+				return NULL;
 			return p;
 		}
 	}
@@ -126,8 +197,9 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 	p->pref = m->start - m->pgoff;
 	p->lo = UINT64_MAX;
 	hashtab_insert(&l->index, &it, (uint32_t)l->nplaces++);
-	if (!anon)
-		l->map_place[mi] = (uint32_t)l->nplaces;
+	if (!anon &&
+	    idmap_set(&l->map_place, (uint32_t)mi, (uint32_t)l->nplaces) < 0)
+		return NULL;
 	return p;
 nomem:
 	free(key);
@@ -227,13 +299,14 @@ resolve(struct lay *l, uint32_t sid, uint64_t addr)
 static bool
 native_everywhere(const struct lay *l)
 {
-	size_t mi;
+	size_t i;
 
-	for (mi = 0; mi < addrspace_nmaps(l->as); mi++) {
-		const struct mapping *m = addrspace_map(l->as, mi);
+	for (i = 0; i < l->map_place.n; i++) {
+		const struct mapping *m = addrspace_map(l->as,
+							l->map_place.key[i]);
 
-		if (l->map_place[mi] != 0 &&
-		    l->places[l->map_place[mi] - 1].base != m->start - m->pgoff)
+		if (l->places[l->map_place.val[i] - 1].base !=
+		    m->start - m->pgoff)
 			return false;
 	}
 	return true;
@@ -325,13 +398,8 @@ lay_init(struct lay *l, struct addrspace *as, const struct layout_opts *o,
 	memset(l, 0, sizeof(*l));
 	l->as = as;
 	l->o = o;
-	if (stacktab_unpack(tab) < 0 || buildids_init(&l->bids, o->info) < 0 ||
+	if (stacktab_unpack(tab) < 0 ||
 	    addrspace_walk_begin(as) < 0)
-		return -1;
-	l->map_place = calloc(addrspace_nmaps(as) + 1, sizeof(*l->map_place));
-	l->seen = calloc(addrspace_nspaces(as) + 1, sizeof(*l->seen));
-	l->module = calloc(addrspace_nmaps(as) + 1, sizeof(*l->module));
-	if (l->map_place == NULL || l->seen == NULL || l->module == NULL)
 		return -1;
 	kproc = addrspace_find(as, -1);
 	if (kproc != NULL) {
@@ -352,17 +420,17 @@ lay_free(struct lay *l)
 	}
 	free(l->places);
 	hashtab_free(&l->index);
-	buildids_free(&l->bids);
-	free(l->map_place);
+	idmap_free(&l->map_place);
 	free(l->unmapped);
-	free(l->seen);
-	free(l->module);
+	idmap_free(&l->seen);
+	idmap_free(&l->module);
 }
 
 /* Note the kernel module (a mapping of pid -1 other than the kernel's
  * text, which the kernel's line covers) that holds kernel frame ADDR, if
- * any, as one with frames: it gets a line of its own. */
-static void
+ * any, as one with frames: it gets a line of its own.  0, or -1 when
+ * out of memory. */
+static int
 note_module(struct lay *l, uint64_t addr)
 {
 	const struct mapping *km = addrspace_kernel(l->as);
@@ -371,15 +439,12 @@ note_module(struct lay *l, uint64_t addr)
 
 	if (!l->have_ksid ||
 	    (km != NULL && addr >= km->start && addr < km->end))
-		return;
+		return 0;
 	m = resolve(l, l->ksid, addr);
 	if (m == NULL)
-		return;
+		return 0;
 	mi = (size_t)(m - addrspace_map(l->as, 0));
-	if (!l->module[mi]) {
-		l->module[mi] = true;
-		l->nmodules++;
-	}
+	return idmap_set(&l->module, (uint32_t)mi, 1);
 }
 
 /* The places of every executable mapping of space SID, met for the
@@ -392,7 +457,8 @@ add_space(struct lay *l, uint32_t sid)
 	const uint32_t *maps;
 	size_t k, nmaps;
 
-	l->seen[sid] = true;
+	if (idmap_set(&l->seen, sid, 1) < 0)
+		return -1;
 	if (addrspace_walk_space(l->as, sid, is_anon_mapping, &maps,
 				 &nmaps) < 0)
 		return -1;
@@ -454,7 +520,7 @@ collect_places(struct lay *l, const struct aggregate *ag,
 
 		*one_ctx = *one_ctx && e[i]->ctx == e[0]->ctx &&
 			   e[i]->ev == e[0]->ev;
-		if (!l->seen[sid]) {
+		if (idmap_get(&l->seen, sid) == 0) {
 			if (add_space(l, sid) < 0)
 				return -1;
 			/* New places may have moved the array: the place
@@ -467,7 +533,8 @@ collect_places(struct lay *l, const struct aggregate *ag,
 
 			if (addrspace_text_has(kt, v[k])) {
 				st->with_kernel = true;
-				note_module(l, v[k]);
+				if (note_module(l, v[k]) < 0)
+					return -1;
 				continue;
 			}
 			m = resolve(l, sid, v[k]);
@@ -578,15 +645,14 @@ kernel_maps(struct lay *l, bool with_kernel, const struct mapping ***out,
 	const struct mapping *km = addrspace_kernel(l->as);
 	size_t i, k = 0;
 
-	*out = malloc((l->nmodules + 1) * sizeof(**out));
+	*out = malloc((l->module.n + 1) * sizeof(**out));
 	if (*out == NULL)
 		return -1;
 	if (with_kernel && km != NULL)
 		(*out)[k++] = km;
-	for (i = 0; i < addrspace_nmaps(l->as) && l->nmodules > 0; i++)
-		if (l->module[i])
-			(*out)[k++] = addrspace_map(l->as, i);
-	qsort(*out + (k - l->nmodules), l->nmodules, sizeof(**out),
+	for (i = 0; i < l->module.n; i++)
+		(*out)[k++] = addrspace_map(l->as, l->module.key[i]);
+	qsort(*out + (k - l->module.n), l->module.n, sizeof(**out),
 	      cmp_map_start);
 	*n = k;
 	return 0;

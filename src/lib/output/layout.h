@@ -19,6 +19,7 @@
 
 #include "addrspace.h"
 #include "aggregate.h"
+#include "buildids.h"
 #include "error.h"
 #include "perfdata.h"
 #include "profile.h"
@@ -27,7 +28,8 @@
 struct layout_opts {
 	unsigned slot_bytes;		/* 4 or 8: where relocation may go */
 	const char *kernel_path;	/* name of the kernel's mapping */
-	const struct perf_header_info *info;	/* build ids, or NULL */
+	const struct buildids *bids;	/* the header's build ids (made
+					   once for every profile) */
 	bool per_space;		/* a place per file and load address, not
 				   per file: one process's own addresses */
 	uint64_t period_unit;	/* 0: count samples; else each stack

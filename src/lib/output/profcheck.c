@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "count.h"
+#include "firstrange.h"
 #include "grow.h"
 #include "profcheck.h"
 #include "stacktab.h"
@@ -126,12 +127,38 @@ exec_ranges(const char *maps, size_t *n, size_t *spaces, size_t *glued)
 	return v;
 }
 
+/* F made of R's N ranges, or when BELOW of the addresses below each
+ * range that Go pprof gives it: [start - offset, start) (unsigned) for
+ * a nonzero offset.  0, or -1 when out of memory. */
+static int
+ranges_index(struct firstrange *f, const struct range *r, size_t n,
+	     bool below)
+{
+	uint64_t *lo = malloc((n ? n : 1) * sizeof(*lo));
+	uint64_t *hi = malloc((n ? n : 1) * sizeof(*hi));
+	size_t k;
+	int ret = -1;
+
+	memset(f, 0, sizeof(*f));
+	if (lo != NULL && hi != NULL) {
+		for (k = 0; k < n; k++) {
+			lo[k] = below ? r[k].lo - r[k].off : r[k].lo;
+			hi[k] = below ? (r[k].off != 0 ? r[k].lo : 0) : r[k].hi;
+		}
+		ret = firstrange_build(f, lo, hi, n);
+	}
+	free(lo);
+	free(hi);
+	return ret;
+}
+
 int
 profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 {
 	uint64_t *second = NULL;
 	struct stacktab *t;
 	struct range *r;
+	struct firstrange in = { NULL, 0 }, below = { NULL, 0 };
 	size_t i, k, ns = 0, nr;
 	uint64_t j;
 
@@ -139,7 +166,9 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 	t = stacktab_new();
 	second = malloc((p->nrecs + 1) * sizeof(*second));
 	r = exec_ranges(p->maps, &nr, &n->space_paths, &n->glued_paths);
-	if (t == NULL || second == NULL || r == NULL)
+	if (t == NULL || second == NULL || r == NULL ||
+	    ranges_index(&in, r, nr, false) < 0 ||
+	    ranges_index(&below, r, nr, true) < 0)
 		goto nomem;
 	n->exec_maps = nr;
 	for (i = 0; i < p->nrecs; i++) {
@@ -151,15 +180,11 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 		if (stacktab_add(t, 0, 0, pcs, (uint32_t)rec->n, 1, 0) < 0)
 			goto nomem;
 		for (j = 0; j < rec->n && nr > 0; j++) {
-			bool in = false;
-
 			/* pprof looks up return addresses - 1 */
 			uint64_t a = j ? pcs[j] - 1 : pcs[j];
 
-			for (k = 0; k < nr && !in; k++)
-				in = a >= r[k].lo && a < r[k].hi;
 			n->pcs = count_add(n->pcs, rec->count);
-			if (in)
+			if (firstrange_find(&in, a) != FIRSTRANGE_NONE)
 				continue;
 			n->pcs_unmapped = count_add(n->pcs_unmapped,
 						    rec->count);
@@ -167,15 +192,12 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 			 * no mapping to the first with a nonzero offset
 			 * that has it in [start - offset, start) (unsigned),
 			 * and lowers that one's start to take it */
-			for (k = 0; k < nr; k++)
-				if (r[k].off != 0 && r[k].lo - r[k].off <= a &&
-				    a < r[k].lo) {
-					r[k].taken = count_add(r[k].taken,
-							       rec->count);
-					n->pcs_widened = count_add(
-						n->pcs_widened, rec->count);
-					break;
-				}
+			k = firstrange_find(&below, a);
+			if (k != FIRSTRANGE_NONE) {
+				r[k].taken = count_add(r[k].taken, rec->count);
+				n->pcs_widened = count_add(n->pcs_widened,
+							   rec->count);
+			}
 		}
 	}
 	for (k = 0; k < nr; k++)
@@ -204,11 +226,15 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 	free(second);
 	free(r);
 	stacktab_free(t);
+	firstrange_free(&in);
+	firstrange_free(&below);
 	return 0;
 nomem:
 	free(second);
 	free(r);
 	stacktab_free(t);
+	firstrange_free(&in);
+	firstrange_free(&below);
 	return -1;
 }
 

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "firstrange.h"
+#include "grow.h"
+#include "strset.h"
 #include "symbolize.h"
 #include "symbols.h"
 
@@ -19,7 +22,9 @@ struct map {
 struct symbolizer {
 	struct symbols *sym;
 	struct map *maps;
-	size_t nmaps;
+	size_t nmaps, cap_maps;
+	struct firstrange ranges;	/* the first map at each address */
+	bool *first_of_path;		/* map i is its file's first */
 };
 
 /* A build ID in hex at P (up to its end or a space) into M; false if
@@ -84,10 +89,14 @@ add_line(struct symbolizer *s, const char *line)
 		end--;
 	if (end == path || path[0] == '[' || b <= a)
 		return 0;
-	nm = realloc(s->maps, (s->nmaps + 1) * sizeof(*nm));
-	if (nm == NULL)
-		return -1;
-	s->maps = nm;
+	if (s->nmaps == s->cap_maps) {
+		nm = grow(s->maps, &s->cap_maps, s->nmaps + 1, sizeof(*nm),
+			  64);
+		if (nm == NULL)
+			return -1;
+		s->maps = nm;
+	}
+	nm = s->maps;
 	copy = malloc((size_t)(end - path) + 1);
 	if (copy == NULL)
 		return -1;
@@ -108,6 +117,39 @@ add_line(struct symbolizer *s, const char *line)
 			(void)parse_build_id(close + 1, m);
 	}
 	return 0;
+}
+
+/* S's index of its maps: the first at each address, and the first of
+ * each file; a scan of every map for each PC (and of the maps before
+ * for each map) was quadratic in the lines.  0, or -1 when out of
+ * memory. */
+static int
+index_maps(struct symbolizer *s)
+{
+	uint64_t *lo = malloc((s->nmaps + 1) * sizeof(*lo));
+	uint64_t *hi = malloc((s->nmaps + 1) * sizeof(*hi));
+	struct strset paths;
+	size_t i;
+	int r, ret = -1;
+
+	memset(&paths, 0, sizeof(paths));
+	s->first_of_path = malloc((s->nmaps + 1) * sizeof(bool));
+	if (lo == NULL || hi == NULL || s->first_of_path == NULL)
+		goto out;
+	for (i = 0; i < s->nmaps; i++) {
+		lo[i] = s->maps[i].dso.start;
+		hi[i] = s->maps[i].dso.end;
+		r = strset_add(&paths, s->maps[i].dso.path);
+		if (r < 0)
+			goto out;
+		s->first_of_path[i] = r == 1;
+	}
+	ret = firstrange_build(&s->ranges, lo, hi, s->nmaps);
+out:
+	strset_free(&paths);
+	free(lo);
+	free(hi);
+	return ret;
 }
 
 struct symbolizer *
@@ -146,6 +188,10 @@ symbolizer_new(const char *maps, size_t len, const char *const *binaries,
 	for (i = 0; i < s->nmaps; i++)
 		if (s->maps[i].dso.build_id_size > 0)
 			s->maps[i].dso.build_id = s->maps[i].bid;
+	if (index_maps(s) < 0) {
+		symbolizer_free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -159,6 +205,8 @@ symbolizer_free(struct symbolizer *s)
 	for (i = 0; i < s->nmaps; i++)
 		free((char *)s->maps[i].dso.path);
 	free(s->maps);
+	firstrange_free(&s->ranges);
+	free(s->first_of_path);
 	symbols_free(s->sym);
 	free(s);
 }
@@ -167,17 +215,16 @@ const char *
 symbolizer_lookup(struct symbolizer *s, uint64_t addr, const char **path)
 {
 	const struct sym_frame *f;
-	const struct map *m = NULL;
+	const struct map *m;
 	size_t i;
 	int n;
 
 	if (path != NULL)
 		*path = NULL;
-	for (i = 0; i < s->nmaps && m == NULL; i++)
-		if (addr >= s->maps[i].dso.start && addr < s->maps[i].dso.end)
-			m = &s->maps[i];
-	if (m == NULL)
+	i = firstrange_find(&s->ranges, addr);
+	if (i == FIRSTRANGE_NONE)
 		return NULL;
+	m = &s->maps[i];
 	if (path != NULL)
 		*path = m->dso.path;
 	n = symbols_lookup(s->sym, &m->dso, addr, &f);
@@ -189,17 +236,14 @@ int
 symbolizer_each_name(struct symbolizer *s, bool paths,
 		     int (*fn)(void *ctx, const char *name), void *ctx)
 {
-	size_t i, j;
+	size_t i;
 	int r;
 
 	for (i = 0; i < s->nmaps; i++) {
 		const struct sym_dso *d = &s->maps[i].dso;
 
 		/* a file mapped several times, once */
-		for (j = 0; j < i; j++)
-			if (strcmp(s->maps[j].dso.path, d->path) == 0)
-				break;
-		if (j < i)
+		if (!s->first_of_path[i])
 			continue;
 		r = paths ? fn(ctx, d->path)
 			  : symbols_each_name(s->sym, d, fn, ctx);

@@ -65,25 +65,15 @@ room(void *v, size_t *cap, size_t n, size_t size)
 
 /* The build id of M: its own (MMAP2), else the header's for its file. */
 static void
-build_id_of(const struct perf_header_info *hi, const struct mapping *m,
-	    const char *path, const uint8_t **id, uint8_t *size)
+build_id_of(const struct build *b, const struct mapping *m,
+	    const uint8_t **id, uint8_t *size)
 {
-	size_t i;
-
-	*id = NULL;
-	*size = 0;
 	if (m->build_id_size > 0) {
 		*id = m->build_id;
 		*size = m->build_id_size;
 		return;
 	}
-	for (i = 0; hi != NULL && i < hi->nr_build_ids; i++)
-		if (hi->build_ids[i].size > 0 &&
-		    strcmp(hi->build_ids[i].filename, path) == 0) {
-			*id = hi->build_ids[i].id;
-			*size = hi->build_ids[i].size;
-			return;
-		}
+	buildids_find(b->in->bids, m->path, size, id);
 }
 
 static uint64_t
@@ -123,7 +113,7 @@ map_index(struct build *b, const struct mapping *m, bool kernel,
 	k.pid = -1;
 	if (!kernel && m->pid >= 0 && mapkind_is_own(mapping_kind(m->path)))
 		k.pid = real_id(b->in, m->pid);
-	build_id_of(b->in->info, m, m->path, &k.build_id, &k.build_id_size);
+	build_id_of(b, m, &k.build_id, &k.build_id_size);
 	h = map_hash(&k);
 	if (hashtab_reserve(&b->by_content, ss->nmaps + 1) < 0)
 		return -1;

@@ -22,6 +22,7 @@
 
 #include "addrspace.h"
 #include "aggregate.h"
+#include "buildids.h"
 #include "error.h"
 #include "perfdata.h"
 #include "stacktab.h"
@@ -93,7 +94,7 @@ struct symstacks_in {
 	struct addrspace *as;
 	const struct aggregate *ag;	/* the stacks' contexts */
 	struct stacktab *tab;	/* unpacked */
-	const struct perf_header_info *info;	/* build ids, or NULL */
+	const struct buildids *bids;	/* the header's build ids */
 	struct symbols *sym;
 	unsigned pid_bits;	/* 0, or: pids carry an input's number
 				   above their low PID_BITS bits (the

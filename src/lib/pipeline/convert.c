@@ -56,14 +56,23 @@ struct conv {
 	unsigned nspaces;
 };
 
+/* Whether X is among the N ids V, sorted (convert.h): a binary search,
+ * as the lists may be long and each sample looks. */
 static bool
 in_list(const int32_t *v, size_t n, int32_t x)
 {
-	size_t i;
+	size_t lo = 0, hi = n;
 
-	for (i = 0; i < n; i++)
-		if (v[i] == x)
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] == x)
 			return true;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return false;
 }
 

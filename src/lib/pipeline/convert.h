@@ -60,9 +60,10 @@ enum convert_weight {
 
 struct convert_opts {
 	const char *event;	/* event name, or NULL for the first */
-	const int32_t *pids;	/* keep only these processes */
+	const int32_t *pids;	/* keep only these processes (sorted,
+				   ascending) */
 	size_t npids;
-	const int32_t *tids;	/* keep only these threads */
+	const int32_t *tids;	/* keep only these threads (sorted) */
 	size_t ntids;
 	const char *comm;	/* keep only threads with this command */
 	bool user_only;		/* drop kernel frames */

@@ -28,6 +28,7 @@ struct prof {
 	uint64_t period_unit;	/* --weight period: one header period */
 	uint64_t mean_period;	/* of the event's samples */
 	struct symbols *sym;	/* for the formats with names */
+	struct buildids bids;	/* the header's, for every profile */
 };
 
 static int32_t
@@ -146,7 +147,7 @@ emit(struct prof *pf, struct stack_entry **e, size_t n,
 	profile_init(&out);
 	memset(&lo, 0, sizeof(lo));
 	lo.slot_bytes = st->slot_bits / 8;
-	lo.info = pf->in->first.header;
+	lo.bids = &pf->bids;
 	lo.period_unit = o->weight == CONVERT_WEIGHT_PERIOD ? pf->period_unit
 							    : 0;
 	/* The kernel's mapping is named where Debian's debug package puts
@@ -320,7 +321,7 @@ emit_named(struct prof *pf, struct stack_entry **e, size_t n, bool last,
 	si.as = pf->in->as;
 	si.ag = pf->in->ag;
 	si.tab = tab;
-	si.info = pf->in->first.header;
+	si.bids = &pf->bids;
 	si.sym = pf->sym;
 	si.pid_bits = pf->in->npds > 1 ? CONVERT_PID_BITS : 0;
 	si.unwound = pf->st->dwarf_unwound;
@@ -528,6 +529,11 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 	pf.period_unit = 0;
 	pf.mean_period = 0;
 	pf.sym = NULL;
+	if (buildids_init(&pf.bids, in->first.header) < 0) {
+		buildids_free(&pf.bids);
+		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
+				"out of memory");
+	}
 	for (i = 0; i < in->first.nattrs; i++)
 		st->nr_sampling_events +=
 			in->first.attrs[i]->sample_period != 0;
@@ -608,6 +614,7 @@ nomem:
 	p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 out:
 	symbols_free(pf.sym);
+	buildids_free(&pf.bids);
 	free(sel);
 	free(procs);
 	return ret;
