@@ -8,6 +8,10 @@
 #    file padded into a sparse file of 8 GiB (a few KB on disk) is not
 #    read whole for its CRC (26 s): a debug file ends where its ELF
 #    contents end, so it is refused at once;
+#  - one binary per file, not per spelling of its path: a program of
+#    200000 symbols (10 MB) mapped under 300 spellings of its path
+#    (/dir/./big, /dir/././big...) was read and kept 300 times (3.4 GB);
+#    200 MB of address space must do;
 #  - descriptors: 60 binaries with DWARF, each kept open while a pprof
 #    profile's lines are read, under a soft limit of 30 open files: the
 #    tools raise it to the hard limit and name them all; with a hard
@@ -59,6 +63,32 @@ if truncate -s 8G prog.debug 2> /dev/null; then
 else
 	echo "note: no sparse file of 8 GiB here: the CRC bound not checked"
 fi
+
+# 300 spellings of one path (30 under a wrapper or the sanitizers, which
+# run without limits)
+n=300
+$limits || n=30
+awk 'BEGIN { for (i = 0; i < 200000; i++)
+	printf "sym function_number_%07d 0x%x 16\n", i, 4194560 + i * 16 }' |
+	"$MKELF" big
+{
+	echo 'comm 100 spell'
+	p=$test_dir i=1
+	while [ $i -le $n ]; do
+		p=$p/.
+		printf 'mmap 100 %d 0x1000 0 %s/big\nsample 100 %d\n' \
+			$((0x10000000 * i)) "$p" $((0x10000000 * i + 0x150))
+		i=$((i + 1))
+	done
+} | "$MKDATA" > spell.data
+if $limits; then
+	check_exit 0 sh -c 'ulimit -v 200000 && exec "$@"' sh "$PERF2GPERF" \
+		-f folded spell.data spell.folded
+else
+	check_exit 0 "$PERF2GPERF" -f folded spell.data spell.folded
+fi
+echo "spell;function_number_0000005 $n" > expected
+compare_text expected spell.folded "names of one file under $n spellings"
 
 if have ${CC:-gcc} && [ -z "${P2G_WRAPPER:-}" ]; then
 	printf 'int f(void) { return 1; }\nint main(void) { return f(); }\n' \

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -49,6 +50,12 @@ struct sfile {
 	struct symtab syms;
 	struct symtab plt;	/* FILE_ELF: its PLT entries */
 	struct dwlines *lines;	/* NULL: none, or not wanted */
+	/* FILE_ELF: the file opened, by device and inode; SAME: the
+	 * index + 1 of the entry that read that file first (under
+	 * another spelling of its path), whose symbols this one uses */
+	dev_t dev;
+	ino_t ino;
+	uint32_t same;
 };
 
 /* The frames of one (file, address), cached. */
@@ -75,6 +82,8 @@ struct symbols {
 	struct sfile *files;
 	size_t nfiles, cap_files;
 	struct hashtab file_index;
+	struct hashtab ident_index;	/* of the ELF files read, by device
+					   and inode */
 	struct entry *entries;
 	size_t nentries, cap_entries;
 	struct hashtab entry_index;
@@ -175,6 +184,7 @@ symbols_free(struct symbols *s)
 		sfile_release(&s->files[i]);
 	free(s->files);
 	hashtab_free(&s->file_index);
+	hashtab_free(&s->ident_index);
 	free(s->entries);
 	hashtab_free(&s->entry_index);
 	while (s->blocks != NULL) {
@@ -388,6 +398,53 @@ has_dwarf(Elf *elf)
 	return false;
 }
 
+static uint64_t
+ident_hash(dev_t dev, ino_t ino)
+{
+	return hashtab_hash64((uint64_t)dev * 0x100000001b3ULL ^ (uint64_t)ino);
+}
+
+/*
+ * Whether F's ELF file, just opened, is one an entry before read: a path
+ * has many spellings (/usr/lib/./x, /usr//lib/x, symbolic links), and
+ * each read the file anew and kept its tables (400 spellings of
+ * libLLVM: 2 GB).  Then F is closed and points at that entry: 1.
+ * Else F's identity is indexed: 0.  -1 when out of memory.
+ */
+static int
+same_file(struct symbols *s, struct sfile *f)
+{
+	struct hashtab_iter it;
+	struct stat st;
+	uint32_t i, fi = (uint32_t)(f - s->files);
+	uint64_t h;
+
+	if (fstat(f->bin.fd, &st) != 0)
+		return 0;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	h = ident_hash(st.st_dev, st.st_ino);
+	if (hashtab_reserve(&s->ident_index, s->ident_index.n + 1) < 0)
+		return -1;
+	for (i = hashtab_probe(&s->ident_index, h, &it); i != HASHTAB_NONE;
+	     i = hashtab_next(&s->ident_index, &it))
+		if (s->files[i].dev == st.st_dev &&
+		    s->files[i].ino == st.st_ino) {
+			dsofind_close(&f->bin);
+			f->same = i + 1;
+			return 1;
+		}
+	hashtab_insert(&s->ident_index, &it, fi);
+	return 0;
+}
+
+/* The entry whose tables F uses: F, or the one that read its file. */
+static struct sfile *
+content_of(struct symbols *s, struct sfile *f)
+{
+	return f->same != 0 ? &s->files[f->same - 1] : f;
+}
+
 /* Read F's ELF file, its debug file and its symbols (and keep its DWARF
  * open if lines are wanted). */
 static int
@@ -408,6 +465,10 @@ load_elf(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 			s->o.missing(s->o.missing_ctx, f->path, f->why);
 		return 0;
 	}
+	/* the same file under another spelling of its path is read once */
+	r = same_file(s, f);
+	if (r != 0)
+		return r < 0 ? -1 : 0;
 	/* without program headers no address can be placed: no names */
 	if (elfsyms_loads(f->bin.elf, &f->loads) < 0) {
 		elf_done(f);
@@ -762,7 +823,7 @@ int
 symbols_lookup(struct symbols *s, const struct sym_dso *dso, uint64_t addr,
 	       const struct sym_frame **out)
 {
-	struct sfile *f = file_of(s, dso);
+	struct sfile *f = file_of(s, dso), *c;
 	struct hashtab_iter it;
 	struct sym_frame *v;
 	struct entry *e;
@@ -787,11 +848,12 @@ symbols_lookup(struct symbols *s, const struct sym_dso *dso, uint64_t addr,
 		return -1;
 	if (!f->loaded)
 		return 0;	/* not known yet: not remembered */
-	name = find_symbol(s, f, dso, addr, &va);
+	c = content_of(s, f);
+	name = find_symbol(s, c, dso, addr, &va);
 	n = 0;
 	v = NULL;
-	if (f->lines != NULL && name != NULL) {
-		n = dwlines_frames(f->lines, va, name, s, frames_alloc, &v);
+	if (c->lines != NULL && name != NULL) {
+		n = dwlines_frames(c->lines, va, name, s, frames_alloc, &v);
 		if (n < 0)
 			return -1;
 	}
@@ -855,8 +917,8 @@ symbols_file(struct symbols *s, const struct sym_dso *dso, const char **why)
 			*why = "out of memory";
 		return NULL;
 	}
-	if (f->kind == FILE_ELF && f->bin.path != NULL)
-		return f->bin.path;
+	if (f->kind == FILE_ELF && content_of(s, f)->bin.path != NULL)
+		return content_of(s, f)->bin.path;
 	if (f->kind == FILE_PERFMAP && f->source != NULL)
 		return f->source;
 	if ((f->kind == FILE_KERNEL || f->kind == FILE_MODULE) &&
@@ -883,6 +945,7 @@ symbols_each_name(struct symbols *s, const struct sym_dso *dso,
 
 	if (f == NULL || (!f->loaded && load(s, f, dso) < 0))
 		return -1;
+	f = content_of(s, f);
 	/* the kernel's tables are shared and long: not walked */
 	if (f->kind != FILE_ELF && f->kind != FILE_PERFMAP)
 		return 0;
