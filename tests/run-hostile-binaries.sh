@@ -12,6 +12,10 @@
 #    200000 symbols (10 MB) mapped under 300 spellings of its path
 #    (/dir/./big, /dir/././big...) was read and kept 300 times (3.4 GB);
 #    200 MB of address space must do;
+#  - a demangler bomb: four C++ names of about 600 bytes whose template
+#    arguments refer back to those before, doubling the name every
+#    other level (to gigabytes: 10 s and more each, and the memory);
+#    names are demangled to 4096 bytes at most, ending in "...";
 #  - descriptors: 60 binaries with DWARF, each kept open while a pprof
 #    profile's lines are read, under a soft limit of 30 open files: the
 #    tools raise it to the hard limit and name them all; with a hard
@@ -89,6 +93,47 @@ else
 fi
 echo "spell;function_number_0000005 $n" > expected
 compare_text expected spell.folded "names of one file under $n spellings"
+
+# bomb LEVELS: the mangled name of f<P<a, a>, ...> with LEVELS levels
+bomb() {
+	awk -v levels="$1" '
+	function ref(i,   n, s, d) {
+		if (i == 0)
+			return "S_"
+		d = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		n = i - 1
+		s = ""
+		do {
+			s = substr(d, n % 36 + 1, 1) s
+			n = int(n / 36)
+		} while (n > 0)
+		return "S" s "_"
+	}
+	BEGIN {
+		name = "_Z1fI1PI1aS0_E"
+		for (i = 0; i < levels; i++)
+			name = name "S_I" ref(i + 2) ref(i + 2) "E"
+		print name "Evv"
+	}'
+}
+{
+	for k in 52 53 54 55; do
+		printf 'sym %s 0x%x 16\n' "$(bomb $k)" $((0x400100 + 16 * (k - 52)))
+	done
+} | "$MKELF" bombs
+printf 'comm 100 bomb\nmmap 100 0x400000 0x1000 0 %s/bombs\nsample 100 0x400104\n' \
+	"$test_dir" | "$MKDATA" > bomb.data
+if $limits; then
+	check_exit 0 sh -c 'ulimit -v 200000 && ulimit -t 10 && exec "$@"' sh \
+		"$PERF2GPERF" -f folded bomb.data bomb.folded
+else
+	check_exit 0 "$PERF2GPERF" -f folded bomb.data bomb.folded
+fi
+# demangled and cut (or, built without libiberty, as mangled)
+awk '(/^bomb;f<P<a, P>, f<a, a>, / && /\.\.\. 1$/ &&
+	length($0) <= 4096 + 20) || /^bomb;_Z1fI1PI1aS0_E/ { ok++ }
+	END { exit !(ok == 1 && NR == 1) }' bomb.folded ||
+	fail "the bomb's name: $(cut -c 1-200 bomb.folded)"
 
 if have ${CC:-gcc} && [ -z "${P2G_WRAPPER:-}" ]; then
 	printf 'int f(void) { return 1; }\nint main(void) { return f(); }\n' \

@@ -8,15 +8,77 @@
 
 #ifdef HAVE_LIBIBERTY
 #include <libiberty/demangle.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The name being demangled, and where to go once it is too long. */
+struct out {
+	char buf[DEMANGLE_MAX + 4];
+	size_t len;
+	jmp_buf full;
+};
+
+/* libiberty's callback: N more bytes of the name at S. */
+static void
+out_put(const char *s, size_t n, void *ctx)
+{
+	struct out *o = ctx;
+
+	if (n > DEMANGLE_MAX - o->len) {
+		/* and the first byte left out, for the cut */
+		memcpy(o->buf + o->len, s, DEMANGLE_MAX + 1 - o->len);
+		o->len = DEMANGLE_MAX;
+		/* the callback demanglers allocate nothing on the heap
+		 * (their state is on the stack): leaving them is safe */
+		longjmp(o->full, 1);
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
 
 char *
 demangle_name(const char *name)
 {
+	struct out *o;
+	char *r = NULL;
+	int ok;
+
 	/* only names the C++ ABI mangles (as perf's Rust names are too):
 	 * never a C name that a D or Ada demangler would read */
 	if (name[0] != '_' || name[1] != 'Z')
 		return NULL;
-	return cplus_demangle(name, DMGL_NO_OPTS);
+	/* on the heap: its contents survive the longjmp() */
+	o = malloc(sizeof(*o));
+	if (o == NULL)
+		return NULL;
+	o->len = 0;
+	if (setjmp(o->full) == 0) {
+		/* cplus_demangle()'s order: a legacy Rust name, then the
+		 * C++ ABI's */
+		ok = rust_demangle_callback(name, DMGL_NO_OPTS, out_put, o);
+		if (!ok) {
+			o->len = 0;
+			ok = cplus_demangle_v3_callback(name, DMGL_NO_OPTS,
+							out_put, o);
+		}
+	} else {
+		/* cut at a UTF-8 character's start */
+		while (o->len > 0 && (o->buf[o->len] & 0xc0) == 0x80)
+			o->len--;
+		memcpy(o->buf + o->len, "...", 3);
+		o->len += 3;
+		ok = 1;
+	}
+	if (ok) {
+		r = malloc(o->len + 1);
+		if (r != NULL) {
+			memcpy(r, o->buf, o->len);
+			r[o->len] = '\0';
+		}
+	}
+	free(o);
+	return r;
 }
 
 bool

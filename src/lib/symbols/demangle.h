@@ -5,11 +5,19 @@
  * "twice<unsigned long>"), which is what Debian's perf prints (its
  * default, non-verbose demangling).  Only when configure found libiberty
  * (libiberty-dev); otherwise names stay as the symbol table has them.
+ *
+ * A mangled name of a few hundred bytes can stand for hundreds of
+ * megabytes (each back-reference to a template doubling it): a name is
+ * demangled at most to DEMANGLE_MAX bytes, where the demangler is
+ * stopped and the name ends in "...".
  */
 #ifndef P2G_DEMANGLE_H
 #define P2G_DEMANGLE_H
 
 #include <stdbool.h>
+
+/* The most bytes of a demangled name, before its "...". */
+#define DEMANGLE_MAX 4096
 
 /* The demangled NAME (malloc'd: the caller frees it), or NULL when NAME
  * is not a mangled name, demangling is not built in, or memory runs
