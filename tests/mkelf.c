@@ -6,6 +6,8 @@
  *   sym NAME ADDR SIZE    a global function symbol NAME (with \xHH
  *                         escapes, \\ for a backslash) at ADDR, SIZE
  *                         bytes long (numbers in C syntax)
+ *   alias ADDR SIZE       a function named by the string of the symbol
+ *                         before (its name's offset shared, not copied)
  *   stripped              no symbol table (.symtab, .strtab) at all
  *   debuglink NAME CRC    a .gnu_debuglink section: NAME, and the CRC
  *                         (a number) of the debug file
@@ -58,6 +60,7 @@ main(int argc, char **argv)
 	struct shdr sh[6];
 	size_t symtab_at, strtab_at, shstr_at, link_at, sh_at, i, nsh = 0;
 	int stripped = 0;
+	uint32_t last_name = 0;
 	unsigned long long crc;
 	FILE *f;
 
@@ -82,11 +85,21 @@ main(int argc, char **argv)
 			put32(&link, (uint32_t)crc);
 			continue;
 		}
+		if (sscanf(line, "alias %lli %lli", &addr, &size) == 2 &&
+		    last_name != 0) {
+			put32(&syms, last_name);
+			put(&syms, "\x12\0", 2);
+			put16(&syms, 1);
+			put64(&syms, addr);
+			put64(&syms, size);
+			continue;
+		}
 		if (sscanf(line, "sym %s %lli %lli", esc, &addr, &size) != 3) {
 			fprintf(stderr, "mkelf: bad line: %s", line);
 			return 2;
 		}
 		unescape(name, esc);
+		last_name = (uint32_t)str.len;
 		put32(&syms, (uint32_t)str.len);
 		put(&syms, "\x12\0", 2);	/* GLOBAL FUNC, default */
 		put16(&syms, 1);		/* .text */

@@ -12,6 +12,9 @@
 #    200000 symbols (10 MB) mapped under 300 spellings of its path
 #    (/dir/./big, /dir/././big...) was read and kept 300 times (3.4 GB);
 #    200 MB of address space must do;
+#  - names pointed to in place: 60000 symbols whose names are all one
+#    string of 64 KiB (a 1.5 MB ELF) took 3.8 GB, a copy each; 200 MB of
+#    address space must do;
 #  - a demangler bomb: four C++ names of about 600 bytes whose template
 #    arguments refer back to those before, doubling the name every
 #    other level (to gigabytes: 10 s and more each, and the memory);
@@ -93,6 +96,23 @@ else
 fi
 echo "spell;function_number_0000005 $n" > expected
 compare_text expected spell.folded "names of one file under $n spellings"
+
+{
+	printf 'sym %s 0x400100 16\n' \
+		"$(awk 'BEGIN { while (n++ < 65536) printf "g" }')"
+	awk 'BEGIN { for (i = 1; i < 60000; i++)
+		printf "alias 0x%x 16\n", 4194560 + i * 16 }'
+} | "$MKELF" alias
+printf 'comm 100 alias\nmmap 100 0x400000 0x1000 0 %s/alias\nsample 100 0x400150\n' \
+	"$test_dir" | "$MKDATA" > alias.data
+if $limits; then
+	check_exit 0 sh -c 'ulimit -v 200000 && exec "$@"' sh "$PERF2GPERF" \
+		-f folded alias.data alias.folded
+else
+	check_exit 0 "$PERF2GPERF" -f folded alias.data alias.folded
+fi
+grep -q '^alias;g*\.\.\. 1$' alias.folded ||
+	fail "the shared name: $(cut -c 1-100 alias.folded)"
 
 # bomb LEVELS: the mangled name of f<P<a, a>, ...> with LEVELS levels
 bomb() {

@@ -94,8 +94,9 @@ elfsyms_read(Elf *elf, bool dynsym, bool demangle, struct symtab *t)
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
 	Elf_Scn *scn;
-	Elf_Data *d;
-	size_t i, count, shstrndx, nscns;
+	Elf_Data *d, *strs;
+	size_t i, count, shstrndx, nscns, base = 0;
+	bool have_base = false;
 	long added = 0;
 
 	if (gelf_getehdr(elf, &eh) == NULL ||
@@ -110,6 +111,9 @@ elfsyms_read(Elf *elf, bool dynsym, bool demangle, struct symtab *t)
 	d = elf_getdata(scn, NULL);
 	if (d == NULL)
 		return 0;
+	/* The names are pointed to in the string table, copied once: many
+	 * symbols may name one long string (or parts of it). */
+	strs = elf_getdata(elf_getscn(elf, sh.sh_link), NULL);
 	count = sh.sh_size / sh.sh_entsize;
 	for (i = 0; i < count && i <= INT32_MAX; i++) {
 		GElf_Sym sym;
@@ -151,11 +155,25 @@ elfsyms_read(Elf *elf, bool dynsym, bool demangle, struct symtab *t)
 		    (sym.st_value & 1))
 			sym.st_value--;
 		dm = demangle ? demangle_name(name) : NULL;
-		if (dm != NULL)
-			name = dm;
-		r = symtab_add(t, sym.st_value, sym.st_size,
-			       GELF_ST_BIND(sym.st_info), type, name,
-			       strlen(name));
+		if (dm == NULL && strs != NULL && strs->d_buf != NULL &&
+		    name >= (const char *)strs->d_buf &&
+		    name < (const char *)strs->d_buf + strs->d_size) {
+			if (!have_base &&
+			    symtab_add_block(t, strs->d_buf, strs->d_size,
+					     &base) < 0)
+				return -1;
+			have_base = true;
+			r = symtab_add_ref(t, sym.st_value, sym.st_size,
+					   GELF_ST_BIND(sym.st_info), type,
+					   base + (size_t)(name -
+						(const char *)strs->d_buf));
+		} else {
+			if (dm != NULL)
+				name = dm;
+			r = symtab_add(t, sym.st_value, sym.st_size,
+				       GELF_ST_BIND(sym.st_info), type, name,
+				       strlen(name));
+		}
 		free(dm);
 		if (r < 0)
 			return -1;

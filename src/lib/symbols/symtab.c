@@ -23,9 +23,26 @@ symtab_free(struct symtab *t)
 	symtab_init(t);
 }
 
+/* Room for LEN bytes and a NUL more in T's names.  0, or -1. */
+static int
+names_room(struct symtab *t, size_t len)
+{
+	if (len > SIZE_MAX - 1 - t->names_len)
+		return -1;
+	if (t->names_len + len + 1 > t->names_cap) {
+		char *nn = grow(t->names, &t->names_cap,
+				t->names_len + len + 1, 1, 1024);
+
+		if (nn == NULL)
+			return -1;
+		t->names = nn;
+	}
+	return 0;
+}
+
 int
-symtab_add(struct symtab *t, uint64_t start, uint64_t size, int binding,
-	   int type, const char *name, size_t len)
+symtab_add_ref(struct symtab *t, uint64_t start, uint64_t size,
+	       int binding, int type, size_t name)
 {
 	struct symtab_sym *s;
 
@@ -37,28 +54,39 @@ symtab_add(struct symtab *t, uint64_t start, uint64_t size, int binding,
 			return -1;
 		t->syms = s;
 	}
-	if (len > SIZE_MAX - 1 - t->names_len)
-		return -1;
-	if (t->names_len + len + 1 > t->names_cap) {
-		char *nn = grow(t->names, &t->names_cap,
-				t->names_len + len + 1, 1, 1024);
-
-		if (nn == NULL)
-			return -1;
-		t->names = nn;
-	}
-	memcpy(t->names + t->names_len, name, len);
-	t->names[t->names_len + len] = '\0';
 	s = &t->syms[t->n];
 	s->start = start;
 	/* an end beyond the address space ends at its top */
 	s->end = size > UINT64_MAX - start ? UINT64_MAX : start + size;
-	s->name = t->names_len;
+	s->name = name;
 	s->seq = (uint32_t)t->n;
 	s->binding = (uint8_t)binding;
 	s->type = (uint8_t)type;
-	t->names_len += len + 1;
 	t->n++;
+	return 0;
+}
+
+int
+symtab_add_block(struct symtab *t, const char *p, size_t len, size_t *base)
+{
+	if (names_room(t, len) < 0)
+		return -1;
+	memcpy(t->names + t->names_len, p, len);
+	t->names[t->names_len + len] = '\0';
+	*base = t->names_len;
+	t->names_len += len + 1;
+	return 0;
+}
+
+int
+symtab_add(struct symtab *t, uint64_t start, uint64_t size, int binding,
+	   int type, const char *name, size_t len)
+{
+	size_t base;
+
+	if (symtab_add_block(t, name, len, &base) < 0 ||
+	    symtab_add_ref(t, start, size, binding, type, base) < 0)
+		return -1;
 	return 0;
 }
 

@@ -3,7 +3,9 @@
  * A table of symbols as perf keeps one for a mapped file (an ELF file's
  * symbols, a kallsyms file, a perf-PID.map): collected in any order,
  * then sorted and fixed up by perf's rules (symtab_finish()), then looked
- * up by address.  The names are copied into the table.
+ * up by address.  The names are copied into the table, one by one or as
+ * a whole string table that symbols point into (symtab_add_block()), so
+ * that many symbols that name one long string hold it once.
  *
  * perf's rules (tools/perf/util/symbol.c), in the order it applies them:
  * - a symbol of size 0 ends where the next one starts; the last one at
@@ -64,6 +66,18 @@ void symtab_free(struct symtab *t);
 int symtab_add(struct symtab *t, uint64_t start, uint64_t size,
 	       int binding, int type, const char *name, size_t len);
 
+
+/* Copy LEN bytes of names at P (a string table: NUL-ended strings) into
+ * T, with a NUL after them; *BASE gets the offset of P's first byte in
+ * T's names, for symtab_add_ref().  0, or -1 when out of memory. */
+int symtab_add_block(struct symtab *t, const char *p, size_t len,
+		     size_t *base);
+
+/* Add a symbol as symtab_add() does, whose name is already in T's names
+ * at offset NAME (a block's base plus the string's offset in it).  0, or
+ * -1 when out of memory. */
+int symtab_add_ref(struct symtab *t, uint64_t start, uint64_t size,
+		   int binding, int type, size_t name);
 
 /* Sort T and apply the fix-ups of KIND (see above).  Call once, after
  * the last symtab_add(). */
