@@ -8,6 +8,11 @@
  *                         bytes long (numbers in C syntax)
  *   alias ADDR SIZE       a function named by the string of the symbol
  *                         before (its name's offset shared, not copied)
+ *   dwarf N               DWARF 4 (.debug_abbrev, .debug_info and
+ *                         .debug_aranges): a C unit
+ *                         over .text with one function "f" over all of
+ *                         it, whose children are N one-byte DIEs
+ *                         (lexical blocks without addresses)
  *   stripped              no symbol table (.symtab, .strtab) at all
  *   debuglink NAME CRC    a .gnu_debuglink section: NAME, and the CRC
  *                         (a number) of the debug file
@@ -49,15 +54,68 @@ put_shdr(struct buf *b, const struct shdr *h)
 	put64(b, h->entsize);
 }
 
+/* DWARF 4 for "dwarf N" (see the top) into ABBREV, INFO and ARANGES. */
+static void
+dwarf(struct buf *abbrev, struct buf *info, struct buf *aranges,
+      unsigned long n)
+{
+	/* 1: compile_unit, children, low_pc addr, high_pc data8,
+	 * language data1; 2: subprogram, children, name string, low_pc,
+	 * high_pc; 3: lexical_block, no children, no attributes */
+	static const unsigned char ab[] = {
+		1, 0x11, 1, 0x11, 0x01, 0x12, 0x07, 0x13, 0x0b, 0, 0,
+		2, 0x2e, 1, 0x03, 0x08, 0x11, 0x01, 0x12, 0x07, 0, 0,
+		3, 0x0b, 0, 0, 0,
+		0
+	};
+	unsigned long i;
+	size_t start;
+
+	put(abbrev, ab, sizeof(ab));
+	put32(info, 0);			/* unit_length, set below */
+	start = info->len;
+	put16(info, 4);			/* version */
+	put32(info, 0);			/* debug_abbrev_offset */
+	put(info, "\x08", 1);		/* address_size */
+	put(info, "\x01", 1);		/* compile_unit */
+	put64(info, 0x400100);
+	put64(info, 0xf00);
+	put(info, "\x0c", 1);		/* DW_LANG_C99 */
+	put(info, "\x02" "f", 3);	/* subprogram "f" */
+	put64(info, 0x400100);
+	put64(info, 0xf00);
+	for (i = 0; i < n; i++)
+		put(info, "\x03", 1);
+	put(info, "\0\0", 2);		/* ends the function, the unit */
+	info->p[start - 4] = (unsigned char)(info->len - start);
+	info->p[start - 3] = (unsigned char)((info->len - start) >> 8);
+	info->p[start - 2] = (unsigned char)((info->len - start) >> 16);
+	info->p[start - 1] = (unsigned char)((info->len - start) >> 24);
+	/* the unit's one range: header, padded to 16 bytes, then pairs */
+	put32(aranges, 44);
+	put16(aranges, 2);
+	put32(aranges, 0);
+	put(aranges, "\x08\0\0\0\0\0", 6);
+	put64(aranges, 0x400100);
+	put64(aranges, 0xf00);
+	put64(aranges, 0);
+	put64(aranges, 0);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct buf syms = { NULL, 0, 0 }, str = { NULL, 0, 0 };
 	struct buf out = { NULL, 0, 0 }, link = { NULL, 0, 0 };
 	static const char shstr[] =
-		"\0.text\0.symtab\0.strtab\0.shstrtab\0.gnu_debuglink";
+		"\0.text\0.symtab\0.strtab\0.shstrtab\0.gnu_debuglink"
+		"\0.debug_abbrev\0.debug_info\0.debug_aranges";
+	struct buf abbrev = { NULL, 0, 0 }, info = { NULL, 0, 0 };
+	struct buf aranges = { NULL, 0, 0 };
+	size_t abbrev_at, info_at, aranges_at;
+	unsigned long ndies;
 	static char line[1 << 20], name[1 << 20], esc[1 << 20];
-	struct shdr sh[6];
+	struct shdr sh[9];
 	size_t symtab_at, strtab_at, shstr_at, link_at, sh_at, i, nsh = 0;
 	int stripped = 0;
 	uint32_t last_name = 0;
@@ -73,6 +131,10 @@ main(int argc, char **argv)
 	while (fgets(line, sizeof(line), stdin) != NULL) {
 		unsigned long long addr, size;
 
+		if (sscanf(line, "dwarf %lu", &ndies) == 1) {
+			dwarf(&abbrev, &info, &aranges, ndies);
+			continue;
+		}
 		if (strcmp(line, "stripped\n") == 0) {
 			stripped = 1;
 			continue;
@@ -113,7 +175,10 @@ main(int argc, char **argv)
 	strtab_at = symtab_at + syms.len;
 	shstr_at = strtab_at + str.len;
 	link_at = shstr_at + sizeof(shstr);
-	sh_at = (link_at + link.len + 7) & ~(size_t)7;
+	abbrev_at = link_at + link.len;
+	info_at = abbrev_at + abbrev.len;
+	aranges_at = info_at + info.len;
+	sh_at = (aranges_at + aranges.len + 7) & ~(size_t)7;
 	memset(sh, 0, sizeof(sh));
 	nsh = 1;
 	sh[nsh++] = (struct shdr){ 1, 1, 6, 0x400100, 0x100, 0xf00,
@@ -129,6 +194,14 @@ main(int argc, char **argv)
 	if (link.len > 0)
 		sh[nsh++] = (struct shdr){ 33, 1, 0, 0, link_at, link.len,
 					   0, 0, 4, 0 };
+	if (info.len > 0) {
+		sh[nsh++] = (struct shdr){ 48, 1, 0, 0, abbrev_at, abbrev.len,
+					   0, 0, 1, 0 };
+		sh[nsh++] = (struct shdr){ 62, 1, 0, 0, info_at, info.len,
+					   0, 0, 1, 0 };
+		sh[nsh++] = (struct shdr){ 74, 1, 0, 0, aranges_at,
+					   aranges.len, 0, 0, 1, 0 };
+	}
 	/* ELF header */
 	put(&out, "\177ELF\2\1\1\0\0\0\0\0\0\0\0\0", 16);
 	put16(&out, 2);			/* ET_EXEC */
@@ -159,6 +232,9 @@ main(int argc, char **argv)
 	put(&out, str.p, str.len);
 	put(&out, shstr, sizeof(shstr));
 	put(&out, link.p, link.len);
+	put(&out, abbrev.p, abbrev.len);
+	put(&out, info.p, info.len);
+	put(&out, aranges.p, aranges.len);
 	while (out.len < sh_at)
 		put(&out, "", 1);
 	for (i = 0; i < nsh; i++)
@@ -173,5 +249,8 @@ main(int argc, char **argv)
 	free(syms.p);
 	free(str.p);
 	free(link.p);
+	free(abbrev.p);
+	free(info.p);
+	free(aranges.p);
 	return 0;
 }

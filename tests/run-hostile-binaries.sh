@@ -19,6 +19,10 @@
 #    arguments refer back to those before, doubling the name every
 #    other level (to gigabytes: 10 s and more each, and the memory);
 #    names are demangled to 4096 bytes at most, ending in "...";
+#  - a DWARF work budget per file: one function with a million one-byte
+#    child DIEs (a 1 MB ELF) and 1000 addresses sampled in it, into
+#    pprof (with its lines): each lookup walked every DIE (35 s); the
+#    work stops at 16 units per byte of the file (under a second);
 #  - descriptors: 60 binaries with DWARF, each kept open while a pprof
 #    profile's lines are read, under a soft limit of 30 open files: the
 #    tools raise it to the hard limit and name them all; with a hard
@@ -154,6 +158,25 @@ awk '(/^bomb;f<P<a, P>, f<a, a>, / && /\.\.\. 1$/ &&
 	length($0) <= 4096 + 20) || /^bomb;_Z1fI1PI1aS0_E/ { ok++ }
 	END { exit !(ok == 1 && NR == 1) }' bomb.folded ||
 	fail "the bomb's name: $(cut -c 1-200 bomb.folded)"
+
+# DWARF: a smaller function under a wrapper
+dies=1000000
+[ -z "${P2G_WRAPPER:-}" ] || dies=20000
+printf 'sym f 0x400100 0xf00\ndwarf %d\n' $dies | "$MKELF" dies
+{
+	echo 'comm 100 dies'
+	echo "mmap 100 0x400000 0x1000 0 $test_dir/dies"
+	i=0
+	while [ $i -lt 1000 ]; do
+		echo "sample 100 $((0x400100 + i * 3))"
+		i=$((i + 1))
+	done
+} | "$MKDATA" > dies.data
+check_exit 0 cpu_limited 10 "$PERF2GPERF" -f folded --no-comm dies.data \
+	dies.folded
+echo 'f 1000' > expected
+compare_text expected dies.folded "names in the function of many DIEs"
+check_exit 0 cpu_limited 10 "$PERF2GPERF" -f pprof dies.data dies.pb.gz
 
 if have ${CC:-gcc} && [ -z "${P2G_WRAPPER:-}" ]; then
 	printf 'int f(void) { return 1; }\nint main(void) { return f(); }\n' \

@@ -15,6 +15,18 @@
 /* More inlining than any compiler does: a deeper chain is cut. */
 #define DWLINES_MAX_DEPTH 64
 
+/*
+ * The work a file's DWARF may cost, over all its lookups: DIEs looked
+ * at, range entries read and functions indexed, each one unit, at most
+ * DWLINES_WORK_PER_BYTE units per byte of the file's sections, plus
+ * DWLINES_WORK_MIN.  A real file's lookups cost a small part of it (each
+ * walks one function); a hostile one (a function of a million one-byte
+ * DIEs, thousands of scopes sharing one long range list) stops there,
+ * and its addresses are named by their symbols alone from then on.
+ */
+#define DWLINES_WORK_PER_BYTE 16
+#define DWLINES_WORK_MIN (1UL << 20)
+
 /* The functions of one CU by address: each range of each subprogram
  * (a function split into .cold parts has several), read once, so that a
  * lookup is a binary search and not a walk over the CU's DIEs. */
@@ -32,11 +44,39 @@ struct cu_index {
 
 struct dwlines {
 	Dwarf *dw;
+	uint64_t work;		/* units of work left (see above) */
 	struct cu_index *cus;	/* sorted by cu */
 	size_t ncus, cap;
 	char **names;		/* demangled names given out */
 	size_t nnames, cap_names;
 };
+
+/* The bytes of ELF's sections (with contents): its size, nearly, read
+ * from its section headers alone. */
+static uint64_t
+sections_size(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	uint64_t n = 0;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL &&
+		    sh.sh_type != SHT_NOBITS &&
+		    sh.sh_size < (UINT64_MAX >> 8) - n)
+			n += sh.sh_size;
+	return n;
+}
+
+/* Take one unit of D's work; false once there is none left. */
+static bool
+spend(struct dwlines *d)
+{
+	if (d->work == 0)
+		return false;
+	d->work--;
+	return true;
+}
 
 struct dwlines *
 dwlines_open(Elf *elf)
@@ -52,6 +92,7 @@ dwlines_open(Elf *elf)
 		return NULL;
 	}
 	d->dw = dw;
+	d->work = DWLINES_WORK_MIN + DWLINES_WORK_PER_BYTE * sections_size(elf);
 	return d;
 }
 
@@ -88,8 +129,8 @@ cu_file(Dwarf_Die *cu, Dwarf_Word idx)
  * the namespaces, classes and modules there) to CI.  -1 when out of
  * memory.  *BUDGET bounds the DIEs looked at (damaged DWARF). */
 static int
-index_children(struct cu_index *ci, Dwarf_Die *parent, int depth,
-	       unsigned long *budget)
+index_children(struct dwlines *d, struct cu_index *ci, Dwarf_Die *parent,
+	       int depth, unsigned long *budget)
 {
 	Dwarf_Die child;
 	Dwarf_Off last = 0;
@@ -101,7 +142,7 @@ index_children(struct cu_index *ci, Dwarf_Die *parent, int depth,
 		Dwarf_Addr base, lo, hi;
 		ptrdiff_t r = 0;
 
-		if ((*budget)-- == 0 || off <= last)
+		if ((*budget)-- == 0 || off <= last || !spend(d))
 			return 0;
 		last = off;
 		switch (dwarf_tag(&child)) {
@@ -110,6 +151,8 @@ index_children(struct cu_index *ci, Dwarf_Die *parent, int depth,
 						 &hi)) > 0) {
 				struct fn_range *v;
 
+				if (!spend(d))
+					return 0;
 				if (hi <= lo)
 					continue;
 				if (ci->n == ci->cap) {
@@ -132,7 +175,8 @@ index_children(struct cu_index *ci, Dwarf_Die *parent, int depth,
 		case DW_TAG_structure_type:
 		case DW_TAG_union_type:
 			/* definitions nested in these, as clang puts them */
-			if (index_children(ci, &child, depth + 1, budget) < 0)
+			if (index_children(d, ci, &child, depth + 1,
+					   budget) < 0)
 				return -1;
 			break;
 		default:
@@ -182,7 +226,7 @@ cu_index(struct dwlines *d, Dwarf_Die *cudie)
 	ci = &d->cus[lo];
 	memset(ci, 0, sizeof(*ci));
 	ci->cu = off;
-	if (index_children(ci, cudie, 0, &budget) < 0)
+	if (index_children(d, ci, cudie, 0, &budget) < 0)
 		return NULL;	/* kept, with what was read */
 	if (ci->n > 1)
 		qsort(ci->v, ci->n, sizeof(*ci->v), cmp_range);
@@ -216,11 +260,29 @@ cu_function(struct dwlines *d, const struct cu_index *ci, uint64_t addr,
  * a bound on the DIEs looked at, so that damaged DWARF (a sibling
  * pointing back) cannot make it endless. */
 struct walk {
+	struct dwlines *d;
 	Dwarf_Addr addr;
 	Dwarf_Die chain[DWLINES_MAX_DEPTH];
 	int n;
 	unsigned long budget;
 };
+
+/* Whether DIE's ranges hold the address (dwarf_haspc()), each range
+ * entry read counted: many scopes may share one long range list. */
+static bool
+has_pc(struct walk *w, Dwarf_Die *die)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t r = 0;
+
+	while ((r = dwarf_ranges(die, r, &base, &lo, &hi)) > 0) {
+		if (!spend(w->d))
+			return false;
+		if (w->addr >= lo && w->addr < hi)
+			return true;
+	}
+	return false;
+}
 
 /* Look among PARENT's children, DEPTH levels down, for the scope holding
  * the address; true once found (the search ends there). */
@@ -236,7 +298,7 @@ walk_children(struct walk *w, Dwarf_Die *parent, int depth)
 		Dwarf_Off off = dwarf_dieoffset(&child);
 		int tag = dwarf_tag(&child);
 
-		if (w->budget-- == 0 || off <= last)
+		if (w->budget-- == 0 || off <= last || !spend(w->d))
 			return false;
 		last = off;
 		switch (tag) {
@@ -245,7 +307,7 @@ walk_children(struct walk *w, Dwarf_Die *parent, int depth)
 		case DW_TAG_lexical_block:
 		case DW_TAG_try_block:
 		case DW_TAG_catch_block:
-			if (dwarf_haspc(&child, w->addr) != 1)
+			if (!has_pc(w, &child))
 				break;
 			if (tag == DW_TAG_inlined_subroutine &&
 			    w->n < DWLINES_MAX_DEPTH)
@@ -353,7 +415,8 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	int i, n = 0, lang;
 
 	*out = NULL;
-	if (dwarf_addrdie(d->dw, addr, &cu) == NULL)
+	/* no work left: named by the symbol alone */
+	if (d->work == 0 || dwarf_addrdie(d->dw, addr, &cu) == NULL)
 		return 0;
 	lang = dwarf_srclang(&cu);
 	line = dwarf_getsrc_die(&cu, addr);
@@ -367,6 +430,7 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	ci = cu_index(d, &cu);
 	if (ci == NULL)
 		return -1;
+	w.d = d;
 	w.addr = addr;
 	w.n = 0;
 	w.budget = 1UL << 20;
