@@ -3,7 +3,8 @@
  * libFuzzer target: the symbolizer's readers.  Each input is read as a
  * kallsyms text, as a perf map, and as a mapped ELF file (served from a
  * memory file), whose symbols, PLT entries and DWARF are then looked up
- * at a spread of addresses.
+ * at a spread of addresses, and walked name by name (gperfcheck's
+ * --expect-function).
  */
 #include "config.h"
 
@@ -17,6 +18,14 @@
 #include "symbols.h"
 #include "symtab.h"
 
+/* symbols_each_name()'s callback: each name read to its end. */
+static int
+each(void *ctx, const char *name)
+{
+	*(size_t *)ctx += strlen(name);
+	return 0;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -28,6 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct symtab t;
 	char path[64];
 	uint64_t a;
+	size_t n = 0;
 
 	symtab_init(&t);
 	(void)kallsyms_parse((const char *)data, size, &t);
@@ -54,6 +64,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (a = 0; a < size && a < 65536; a += 61)
 		(void)symbols_lookup(s, &d, d.start + a, &f);
 	(void)symbols_file(s, &d, NULL);
+	(void)symbols_each_name(s, &d, each, &n);
 	symbols_free(s);
 	return 0;
 }

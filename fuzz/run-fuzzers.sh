@@ -54,6 +54,28 @@ seed fuzz-cpuprof "$srcdir"/testdata/*.prof "$srcdir"/testdata/gperf/*.prof
 # the symbolizer: a kallsyms text and an ELF file with DWARF
 seed fuzz-symbols "$srcdir"/testdata/symbols/kallsyms
 cp fuzz/symfs/opt/p2g-fixture/dwarfprog fuzz/fuzz-symbols.seeds/
+# and hostile ELF files (tests/mkelf, see run-hostile-binaries.sh): a
+# DWARF function of many one-byte DIEs, symbols that share one name, a
+# demangler bomb, names with newlines and bytes that are not UTF-8, a
+# stripped file with a debug link
+if make tests/mkelf > /dev/null 2>&1; then
+	h=fuzz/fuzz-symbols.seeds
+	printf 'sym f 0x400100 0xf00\ndwarf 2000\n' | tests/mkelf $h/elf-dies
+	{
+		printf 'sym %s 0x400100 16\n' \
+			"$(awk 'BEGIN { while (n++ < 1024) printf "g" }')"
+		awk 'BEGIN { for (i = 1; i < 100; i++)
+			printf "alias 0x%x 16\n", 4194560 + i * 16 }'
+	} | tests/mkelf $h/elf-alias
+	name=_Z1fI1PI1aS0_E
+	for r in 1 2 3 4 5 6 7 8 9 A B C D E F G H I J K L M N O P Q; do
+		name=${name}S_IS${r}_S${r}_E
+	done
+	printf 'sym %sEvv 0x400100 16\n' "$name" | tests/mkelf $h/elf-bomb
+	printf 'sym a\\x0ab\\xff 0x400100 16\nsym ok 0x400200 16\n' |
+		tests/mkelf $h/elf-names
+	printf 'stripped\ndebuglink elf-names 0\n' | tests/mkelf $h/elf-link
+fi
 # fuzz/regress: inputs on which a target once failed, named after it
 seed fuzz-gperfcheck "$srcdir"/testdata/*.prof "$srcdir"/testdata/gperf/*.prof \
 	"$srcdir"/testdata/gperf/*.prof.gz "$srcdir"/fuzz/regress/gperfcheck-*

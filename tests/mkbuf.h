@@ -21,6 +21,8 @@ struct buf {
 static inline void
 put(struct buf *b, const void *p, size_t n)
 {
+	if (n == 0)
+		return;
 	if (b->cap - b->len < n) {
 		size_t cap = b->cap ? b->cap : 1 << 16;
 
