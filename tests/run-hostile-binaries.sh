@@ -28,7 +28,8 @@
 #    tools raise it to the hard limit and name them all; with a hard
 #    limit of 30 the run fails, saying why, where it told them "not
 #    found" and exited 0 (needs gcc; not under a wrapper, which needs
-#    descriptors of its own).
+#    descriptors of its own); gperfcheck, with a program and its debug
+#    file to open and room for one, fails too, where it named nothing.
 # The limits are on CPU time (ulimit -t, not the wall clock); under a
 # wrapper (valgrind) or the sanitizers there are none.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
@@ -66,6 +67,16 @@ printf 'comm 100 prog\nmmap 100 0x400000 0x1000 0 %s\nsample 100 0x400150\n' \
 check_exit 0 "$PERF2GPERF" -f folded link.data link.folded
 echo 'prog;burn 1' > expected
 compare_text expected link.folded "names through .gnu_debuglink"
+# gperfcheck holds the program and its debug file open at once: with
+# room for one of them only, it fails saying so (it named nothing and
+# exited 0).  Not under a wrapper or the sanitizers, which need
+# descriptors of their own.
+check_exit 0 "$PERF2GPERF" link.data link.prof
+if $limits; then
+	check_exit 2 sh -c 'ulimit -n 4 && exec "$@"' sh "$GPERFCHECK" \
+		--summary link.prof
+	check_grep 'too many open files'
+fi
 if truncate -s 8G prog.debug 2> /dev/null; then
 	check_exit 0 cpu_limited 5 "$PERF2GPERF" -f folded link.data \
 		link.folded

@@ -313,6 +313,9 @@ dump(const struct profile *p)
 	}
 }
 
+/* Why the mapped files could not all be read, when they could not. */
+#define NO_FDS "too many open files to read the mapped files (see ulimit -n)"
+
 static const char *
 display_name(const char *arg)
 {
@@ -460,7 +463,9 @@ do_compare(const char *fa, const char *fb, const struct options *op)
 	if (profstats_compute(&a, op->binaries, op->nbinaries, &sa) < 0 ||
 	    profstats_compute(&b, op->binaries, op->nbinaries, &sb) < 0 ||
 	    profstats_compare(&sa, &sb, tolerance, op->confidence, &c) < 0) {
-		fprintf(stderr, "%s: out of memory\n", progname);
+		fprintf(stderr, "%s: %s\n", progname,
+			profstats_no_fds(&sa) || profstats_no_fds(&sb)
+				? NO_FDS : "out of memory");
 		goto out;
 	}
 	/* a shift between functions of one file is invisible to the
@@ -731,8 +736,11 @@ check_file(const char *file, struct options *op, bool several)
 	stats = op->nchecks > 0 || op->summary || op->json;
 	if (stats && profstats_compute(&p, op->binaries, op->nbinaries,
 				       &st) < 0) {
-		p2g_fail(&err, P2G_NOMEM, P2G_NO_OFFSET,
-			 "out of memory for the shares");
+		if (profstats_no_fds(&st))
+			p2g_fail(&err, P2G_IO, P2G_NO_OFFSET, NO_FDS);
+		else
+			p2g_fail(&err, P2G_NOMEM, P2G_NO_OFFSET,
+				 "out of memory for the shares");
 		message_error(name, &err);
 		ret = 2;
 		goto out;

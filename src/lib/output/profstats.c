@@ -119,7 +119,14 @@ resolve(const struct profile *p, const char *const *binaries,
 				return -1;
 		}
 	}
-	return 0;
+	/* a file not opened is no name missing: the run fails */
+	return symbolizer_no_fds(sy) ? -1 : 0;
+}
+
+bool
+profstats_no_fds(const struct profstats *s)
+{
+	return s->no_fds;
 }
 
 /* Add record R's count to the entries of V its frames are in (IDS: the
@@ -208,6 +215,7 @@ profstats_compute(const struct profile *p, const char *const *binaries,
 {
 	struct names fns, maps;
 	size_t i, *seen_fn = NULL, *seen_map = NULL;
+	bool no_fds;
 
 	memset(s, 0, sizeof(*s));
 	memset(&fns, 0, sizeof(fns));
@@ -258,8 +266,10 @@ nomem:
 	entries_free(maps.v, maps.n);
 	free(s->pc_fn);
 	free(s->pc_map);
+	no_fds = s->sy != NULL && symbolizer_no_fds(s->sy);
 	symbolizer_free(s->sy);
 	memset(s, 0, sizeof(*s));
+	s->no_fds = no_fds;
 	return -1;
 }
 

@@ -37,6 +37,7 @@ struct profstats {
 	uint32_t *pc_fn, *pc_map;
 	size_t npcs;
 	struct symbolizer *sy;	/* the names, kept for profstats_known() */
+	bool no_fds;		/* failed for want of descriptors */
 };
 
 /* Fill S for P (which must outlive S), its PCs named with the files
@@ -45,6 +46,10 @@ struct profstats {
  * empty). */
 int profstats_compute(const struct profile *p, const char *const *binaries,
 		      size_t nbinaries, struct profstats *s);
+
+/* True if profstats_compute() failed on S for want of descriptors to
+ * open the mapped files (EMFILE, ENFILE), not of memory. */
+bool profstats_no_fds(const struct profstats *s);
 
 /* Free what S holds; accepts an S that profstats_compute() failed on. */
 void profstats_release(struct profstats *s);

@@ -211,6 +211,12 @@ symbolizer_free(struct symbolizer *s)
 	free(s);
 }
 
+bool
+symbolizer_no_fds(const struct symbolizer *s)
+{
+	return symbols_no_fds(s->sym);
+}
+
 const char *
 symbolizer_lookup(struct symbolizer *s, uint64_t addr, const char **path)
 {

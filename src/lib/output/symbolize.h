@@ -23,6 +23,10 @@ struct symbolizer *symbolizer_new(const char *maps, size_t len,
 
 void symbolizer_free(struct symbolizer *s);
 
+/* True once a mapped file could not be opened for want of descriptors
+ * (EMFILE, ENFILE): its PCs were left unnamed though it may be there. */
+bool symbolizer_no_fds(const struct symbolizer *s);
+
 /*
  * The function holding ADDR (already a return address less 1 where that
  * applies), or NULL.  *PATH, if not NULL, gets the path of the mapping
