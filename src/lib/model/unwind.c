@@ -48,6 +48,11 @@ struct bin {
 		uint64_t offset, vaddr, filesz, align;
 	} *load;
 	size_t nload;
+	dev_t dev;		/* the file found, */
+	ino_t ino;
+	struct bin *same;	/* or the bin that found it first (under
+				   another spelling of its path), whose
+				   descriptor and segments serve */
 };
 
 /* A Dwfl and what the callbacks need while one sample is unwound. */
@@ -83,6 +88,8 @@ struct unwinder {
 	struct bin **bins;
 	size_t nbins, cap_bins;
 	struct hashtab bin_index;	/* of bins, by bin_hash() */
+	struct hashtab ident_index;	/* of bins found, by device and
+					   inode */
 	struct buildids bids;	/* of info */
 	struct uspace **spaces;	/* by sid */
 	size_t cap_spaces;
@@ -232,6 +239,46 @@ out:
 	dsofind_close(&file);
 }
 
+/* The bin whose descriptor and segments serve B. */
+static struct bin *
+canonical(struct bin *b)
+{
+	return b->same != NULL ? b->same : b;
+}
+
+/*
+ * B (index I), just found: if another bin found the same file (another
+ * spelling of its path: /usr/lib/./x, /usr//lib/x), B closes its copy
+ * and is served by that one's; else B is indexed by its file's device
+ * and inode.  Out of memory, B keeps its own.
+ */
+static void
+same_file(struct unwinder *uw, struct bin *b, uint32_t i)
+{
+	struct hashtab_iter it;
+	struct stat st;
+	uint64_t h;
+	uint32_t k;
+
+	if (fstat(b->fd, &st) != 0 ||
+	    hashtab_reserve(&uw->ident_index, uw->ident_index.n + 1) < 0)
+		return;
+	b->dev = st.st_dev;
+	b->ino = st.st_ino;
+	h = hashtab_hash64((uint64_t)st.st_dev * 0x100000001b3ULL ^
+			   (uint64_t)st.st_ino);
+	for (k = hashtab_probe(&uw->ident_index, h, &it); k != HASHTAB_NONE;
+	     k = hashtab_next(&uw->ident_index, &it))
+		if (uw->bins[k]->dev == st.st_dev &&
+		    uw->bins[k]->ino == st.st_ino) {
+			b->same = uw->bins[k];
+			close(b->fd);
+			b->fd = -1;
+			return;
+		}
+	hashtab_insert(&uw->ident_index, &it, i);
+}
+
 /* The binary of mapping M, looked for the first time it is asked for;
  * NULL if none is usable (or out of memory). */
 static struct bin *
@@ -256,7 +303,8 @@ bin_of(struct unwinder *uw, const struct mapping *m)
 		if (b->bid_size == size &&
 		    (size == 0 || memcmp(b->bid, id, size) == 0) &&
 		    strcmp(b->path, m->path) == 0)
-			return b->state > 0 ? b : NULL;
+			return b->state > 0 && canonical(b)->state > 0
+				       ? canonical(b) : NULL;
 	}
 	if (uw->nbins == uw->cap_bins) {
 		struct bin **nb = grow(uw->bins, &uw->cap_bins, uw->nbins + 1,
@@ -281,7 +329,9 @@ bin_of(struct unwinder *uw, const struct mapping *m)
 	hashtab_insert(&uw->bin_index, &it, (uint32_t)uw->nbins);
 	uw->bins[uw->nbins++] = b;
 	bin_find(uw, b);
-	return b->state > 0 ? b : NULL;
+	if (b->state > 0)
+		same_file(uw, b, (uint32_t)(uw->nbins - 1));
+	return b->state > 0 && canonical(b)->state > 0 ? canonical(b) : NULL;
 }
 
 /*
@@ -635,6 +685,7 @@ unwind_close(struct unwinder *uw)
 	free(uw->spaces);
 	free(uw->bins);
 	hashtab_free(&uw->bin_index);
+	hashtab_free(&uw->ident_index);
 	buildids_free(&uw->bids);
 	free(uw->debuginfo_path);
 	dsofind_free(uw->find);
