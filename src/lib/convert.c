@@ -15,6 +15,7 @@
 #include "convert.h"
 #include "cpuprof.h"
 #include "delivery.h"
+#include "offcpu.h"
 #include "perf_abi.h"
 #include "profiles.h"
 #include "reader.h"
@@ -53,6 +54,7 @@ struct conv {
 		uint32_t sid;
 	} spaces[2];
 	unsigned nspaces;
+	struct offcpu *oc;	/* --off-cpu: the switch-outs waiting */
 };
 
 static bool
@@ -204,6 +206,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	struct perf_sample full;
 	const struct perf_sample *pfull = NULL;
 	const struct sample_brief *s = brief;
+	struct offcpu_switch sw;
 	uint64_t n, nraw, umark, *f;
 	uint32_t sid;
 	size_t k;
@@ -229,6 +232,25 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	}
 	if (deliveries_of(&cv->dl, rec, pfull, s->period) < 0)
 		goto nomem;
+	if (cv->oc != NULL && offcpu_is_switch(rec->attr)) {
+		if (pfull == NULL) {
+			if (sample_decode(rec->attr, rec->data + 8,
+					  rec->size - 8u, rec->offset + 8,
+					  cv->big_endian, &full, err) < 0)
+				return -1;
+			pfull = &full;
+		}
+		offcpu_decode(cv->pd, rec->attr, pfull, &sw);
+		if (sw.next_pid > 0 &&
+		    offcpu_in(cv->oc, cv->ag, ns(cv, sw.next_pid),
+			      pfull->time) < 0)
+			goto nomem;
+		/* The idle task's waits, and a thread's last switch, which
+		 * does not come back, are no one's. */
+		if (sw.prev_pid <= 0 ||
+		    (sw.have_state && offcpu_dead(sw.prev_state)))
+			return 0;
+	}
 	if (cv->dl.n == 0)
 		return 0;
 	if ((o->npids && !in_list(o->pids, o->npids, (int32_t)s->pid)) ||
@@ -277,6 +299,15 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	if (n > STACKTAB_MAX_PCS) {
 		n = STACKTAB_MAX_PCS;
 		cv->cc.frames_capped++;
+	}
+	if (cv->oc != NULL && offcpu_is_switch(rec->attr)) {
+		if (offcpu_out(cv->oc, ns(cv, sw.prev_pid), sid,
+			       cv->dl.v[0].ev, pfull->time,
+			       sw.have_state &&
+				       offcpu_preempted(sw.prev_state),
+			       f, (uint32_t)n) < 0)
+			goto nomem;
+		return 0;
 	}
 	if (cv->dl.n == 1) {
 		if (aggregate_add(cv->ag, cv->dl.v[0].ev, sid,
@@ -331,6 +362,49 @@ add_mapping(struct conv *cv, int32_t pid, const struct sideband *sb)
 	return ret;
 }
 
+/*
+ * --off-cpu: a record that says a thread runs again (a switch record, or
+ * a PERF_RECORD_SWITCH_CPU_WIDE switch-out naming the thread that comes
+ * in), or that it exits.  The thread of the first two is the one the
+ * sample_id_all trailer names.  0, or -1 when out of memory.
+ */
+static int
+switch_record(struct conv *cv, const struct perf_record *rec)
+{
+	const struct perf_attr *a = rec->attr;
+	uint64_t time;
+	size_t pos;
+	uint32_t tid;
+
+	if (!perfdata_record_time(rec, &time))
+		return 0;
+	switch (rec->type) {
+	case PERF_RECORD_EXIT:
+		if (rec->size < 24)
+			return 0;
+		tid = load32(rec->data + 16, cv->big_endian);
+		return offcpu_exit(cv->oc, cv->ag, ns(cv, (int32_t)tid), time);
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		/* next_prev_pid, next_prev_tid after the header */
+		if (rec->misc & PERF_RECORD_MISC_SWITCH_OUT) {
+			if (rec->size < 16)
+				return 0;
+			tid = load32(rec->data + 12, cv->big_endian);
+			return offcpu_in(cv->oc, cv->ag, ns(cv, (int32_t)tid),
+					 time);
+		}
+		/* fall through */
+	case PERF_RECORD_SWITCH:
+		if ((rec->misc & PERF_RECORD_MISC_SWITCH_OUT) ||
+		    !(a->sample_type & PERF_SAMPLE_TID))
+			return 0;
+		pos = rec->size - a->trailer_size;
+		tid = load32(rec->data + pos + 4, cv->big_endian);
+		return offcpu_in(cv->oc, cv->ag, ns(cv, (int32_t)tid), time);
+	}
+	return 0;
+}
+
 /* A record that is not a sample: what it says of the processes and
  * their address spaces. */
 static int
@@ -341,6 +415,8 @@ on_record(struct conv *cv, const struct perf_record *rec,
 	int ret = 0;
 
 	cv->nspaces = 0;	/* the record may change a space */
+	if (cv->oc != NULL && switch_record(cv, rec) < 0)
+		return p2g_fail(err, P2G_NOMEM, rec->offset, "out of memory");
 	if (!records_is_sideband(rec->type))
 		return 0;
 	if (records_decode(rec, cv->big_endian, &sb, err) < 0)
@@ -426,6 +502,11 @@ read_input(struct conv *cv, struct p2g_error *err)
 out:
 	cv->st->late += reader_late(rd);
 	reader_close(rd);
+	/* The threads that have not come back wait to the end. */
+	if (k == 0 && cv->oc != NULL &&
+	    offcpu_finish(cv->oc, cv->ag,
+			  perfdata_header(cv->pd)->last_sample_time) < 0)
+		k = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 	if (k == 0 && aggregate_flush(cv->ag) < 0)
 		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 				"out of memory after %llu distinct stacks",
@@ -458,12 +539,15 @@ conv_init(struct conv *cv, const struct perfdata *first,
 	/* pprof's profiles carry the periods besides the counts; they
 	 * and the folded stacks name each stack's thread. */
 	cv->ag = aggregate_new(o->weight == CONVERT_WEIGHT_PERIOD ||
-				       o->format == CONVERT_FORMAT_PPROF,
+				       o->format == CONVERT_FORMAT_PPROF ||
+				       o->off_cpu,
 			       o->by_thread || o->split == CONVERT_SPLIT_TID ||
 				       o->format != CONVERT_FORMAT_GPERFTOOLS);
 	if (cv->as == NULL || cv->uframes == NULL || cv->ag == NULL)
 		return -1;
 	cv->kt = addrspace_kernel_text(cv->as);
+	if (o->off_cpu && (cv->oc = offcpu_new(o->off_cpu_blocked)) == NULL)
+		return -1;
 	return 0;
 }
 
@@ -471,6 +555,7 @@ static void
 conv_release(struct conv *cv)
 {
 	free(cv->uframes);
+	offcpu_free(cv->oc);
 	aggregate_free(cv->ag);
 	deliveries_release(&cv->dl);
 	addrspace_free(cv->as);

@@ -80,6 +80,10 @@ struct convert_opts {
 	enum convert_order byte_order;
 	unsigned slot_bits;	/* 32, 64, or 0: 32 for 32-bit recordings */
 	enum convert_weight weight;
+	bool off_cpu;		/* weigh the stacks of sched:sched_switch
+				   by the time off the CPU (offcpu.h), in
+				   ns; o->event names that event */
+	bool off_cpu_blocked;	/* ... leaving out the preempted */
 	bool no_unwind;		/* leave --call-graph dwarf stacks as the
 				   kernel's callchain and the user IP */
 	unsigned max_stack;	/* frames per stack at most; 0: 127 */

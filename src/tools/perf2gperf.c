@@ -27,6 +27,7 @@
 #include "input.h"
 #include "message.h"
 #include "output.h"
+#include "offcpu.h"
 #include "perfdata.h"
 #include "record.h"
 #include "report.h"
@@ -61,6 +62,12 @@ usage(void)
 "  -c, --comm NAME      keep samples of threads whose command is NAME\n"
 "      --user-only      leave out kernel frames (and kernel-only samples)\n"
 "      --kernel-only    leave out user frames (and user-only samples)\n"
+"      --off-cpu[=all|blocked]\n"
+"                       profile the time threads wait off the CPU, on\n"
+"                       the stacks of sched:sched_switch, in microseconds\n"
+"                       (pprof: nanoseconds); blocked: leave out the\n"
+"                       preempted (needs perf record -g -e\n"
+"                       sched:sched_switch --switch-events)\n"
 "\n"
 "  -o, --output OUTPUT  write OUTPUT from every INPUT given\n"
 "\n"
@@ -220,6 +227,9 @@ static const struct message_word weights[] = {
 	{ "period", CONVERT_WEIGHT_PERIOD },
 	{ NULL, 0 },
 };
+static const struct message_word off_cpu_kinds[] = {
+	{ "all", 0 }, { "blocked", 1 }, { NULL, 0 },
+};
 static const struct message_word formats[] = {
 	{ "gperftools", CONVERT_FORMAT_GPERFTOOLS },
 	{ "pprof", CONVERT_FORMAT_PPROF },
@@ -328,6 +338,12 @@ parse_option(int c, char **argv, struct options *op)
 		break;
 	case 'N':
 		o->no_unwind = true;
+		break;
+	case 'O':
+		o->off_cpu = true;
+		o->off_cpu_blocked = optarg != NULL &&
+				     message_parse_word("--off-cpu", optarg,
+							off_cpu_kinds) == 1;
 		break;
 	case 'U':
 		o->user_only = true;
@@ -509,6 +525,13 @@ check_arguments(int argc, char **argv, struct options *op)
 		output_check_pattern(op->output, o->split);
 	if (!op->format_set && op->output != NULL)
 		op->conv.format = format_of(op->output);
+	if (o->off_cpu) {
+		if (o->event != NULL)
+			message_usage("--off-cpu profiles sched:sched_switch "
+				      "(not --event)");
+		op->conv.event = "sched:sched_switch";
+		op->conv.weight = CONVERT_WEIGHT_PERIOD;
+	}
 	/* stackcollapse.py refuses these too: the ids follow the comm */
 	if (o->folded.no_comm &&
 	    (o->folded.include_pid || o->folded.include_tid))
@@ -557,6 +580,7 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "kallsyms", required_argument, NULL, 'a' },
 		{ "debuginfod", no_argument, NULL, 'D' },
 		{ "no-unwind", no_argument, NULL, 'N' },
+		{ "off-cpu", optional_argument, NULL, 'O' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -709,7 +733,17 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 {
 	struct convert_opts *o = &op->conv;
 	struct convert_stats st;
+	const char *missing;
+	size_t k;
 
+	for (k = 0; o->off_cpu && k < op->ninputs; k++)
+		if (!offcpu_possible(pds[k], &missing)) {
+			p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
+				 "no off-CPU time here: record it with perf "
+				 "record %s", missing);
+			message_error(rp->names[k], err);
+			return p2g_exit_status(err->status);
+		}
 	sink->output = op->output;
 	sink->split = o->split;
 	sink->verbose = op->verbose;

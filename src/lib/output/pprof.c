@@ -174,9 +174,9 @@ label(struct protobuf *b, struct strings *t, int64_t *key, const char *name,
 
 static void
 samples(struct protobuf *b, const struct symstacks *ss, struct strings *t,
-	uint64_t *ids)
+	uint64_t *ids, bool off_cpu)
 {
-	int64_t comm = -1, pid = -1, tid = -1;
+	int64_t comm = -1, pid = -1, tid = -1, state = -1;
 	size_t i, k, m;
 	uint64_t v[2];
 
@@ -194,6 +194,9 @@ samples(struct protobuf *b, const struct symstacks *ss, struct strings *t,
 		label(b, t, &pid, "pid", LABEL_NUM, NULL, s->pid);
 		if (s->tid >= 0)
 			label(b, t, &tid, "tid", LABEL_NUM, NULL, s->tid);
+		if (off_cpu)
+			label(b, t, &state, "state", LABEL_STR,
+			      s->preempted ? "preempted" : "blocked", 0);
 		protobuf_end(b, m);
 	}
 }
@@ -288,7 +291,7 @@ pprof_encode(const struct symstacks *ss, const struct pprof_meta *meta,
 	str(&t, "");
 	value_type(b, PROFILE_SAMPLE_TYPE, &t, "samples", "count");
 	value_type(b, PROFILE_SAMPLE_TYPE, &t, meta->measure, meta->unit);
-	samples(b, ss, &t, ids);
+	samples(b, ss, &t, ids, meta->off_cpu);
 	mappings(b, ss, &t);
 	locations(b, ss);
 	functions(b, ss, &t);

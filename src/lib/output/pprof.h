@@ -25,6 +25,9 @@ struct pprof_meta {
 				   epoch), or 0 when not known */
 	int64_t duration_nanos;	/* 0 when not known */
 	const char *comments[4];	/* NULL-ended */
+	bool off_cpu;		/* the periods are off-CPU time: each
+				   sample has a label "state", "blocked"
+				   or "preempted" */
 	char *owned;		/* the comments' storage, if any */
 };
 

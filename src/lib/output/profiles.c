@@ -269,7 +269,11 @@ pprof_meta(const struct prof *pf, const struct perf_attr *ev,
 
 	memset(m, 0, sizeof(*m));
 	/* perf's cpu-clock and task-clock count nanoseconds */
-	if (ev->type == PERF_TYPE_SOFTWARE &&
+	if (pf->in->o->off_cpu) {
+		m->measure = "off-cpu";
+		m->unit = "nanoseconds";
+		m->off_cpu = true;
+	} else if (ev->type == PERF_TYPE_SOFTWARE &&
 	    (ev->config == PERF_COUNT_SW_CPU_CLOCK ||
 	     ev->config == PERF_COUNT_SW_TASK_CLOCK)) {
 		m->measure = "cpu";
@@ -278,7 +282,7 @@ pprof_meta(const struct prof *pf, const struct perf_attr *ev,
 		m->measure = ev->name;
 		m->unit = "count";
 	}
-	m->period = (int64_t)(!ev->freq && ev->sample_period != 0 &&
+	m->period = m->off_cpu ? 1 : (int64_t)(!ev->freq && ev->sample_period != 0 &&
 					  ev->sample_period <= INT64_MAX
 				      ? ev->sample_period
 				      : pf->mean_period);
@@ -358,7 +362,8 @@ emit_named(struct prof *pf, struct stack_entry **e, size_t n, bool last,
 	}
 	r->pprof = &meta;
 	fo = o->folded;
-	fo.periods = o->weight == CONVERT_WEIGHT_PERIOD;
+	fo.periods = o->weight == CONVERT_WEIGHT_PERIOD || o->off_cpu;
+	fo.divisor = o->off_cpu ? 1000 : 1;	/* off-CPU ns to us */
 	fo.comm_only = !(pf->st->event->sample_type & PERF_SAMPLE_CALLCHAIN);
 	r->folded = &fo;
 	ret = sink(ctx, r, err);
@@ -392,6 +397,13 @@ set_period(struct prof *pf, uint32_t ev, uint64_t psum, uint64_t pn,
 		st->period_guessed = true;
 	}
 	pf->mean_period = pn ? (psum + pn / 2) / pn : 0;
+	if (pf->in->o->off_cpu) {
+		/* off-CPU time in ns; the profile counts microseconds */
+		st->period_us = 1;
+		st->period_guessed = false;
+		pf->period_unit = 1000;
+		return 0;
+	}
 	if (st->period_us > CPUPROF_MAX_PERIOD &&
 	    pf->in->o->format == CONVERT_FORMAT_GPERFTOOLS)
 		return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,

@@ -7,6 +7,7 @@
 
 #include "convert.h"
 #include "hashtab.h"
+#include "offcpu.h"
 #include "symstacks.h"
 
 /* The indexes of a build. */
@@ -430,6 +431,7 @@ symstacks_build(const struct symstacks_in *in, struct stack_entry **e,
 		s->off = ss->npool;
 		s->n = e[i]->n;
 		s->pid = real_id(in, pid);
+		tid = offcpu_tid(tid, &s->preempted);
 		s->tid = real_id(in, tid);
 		s->comm = addrspace_comm_of(in->as, pid, tid >= 0 ? tid : pid);
 		/* a space the process left by exec had its name then */

@@ -69,6 +69,7 @@ struct ss_sample {
 	const char *comm;	/* of the thread (else the process), as
 				   long as the address spaces live */
 	uint64_t count, period;
+	bool preempted;		/* off-CPU: its thread was preempted */
 };
 
 struct symstacks {
