@@ -40,7 +40,8 @@ usage(void)
 	printf("Usage: %s [OPTIONS] INPUT OUTPUT\n"
 "       %s [OPTIONS] -o OUTPUT INPUT...\n"
 "       %s --info INPUT\n"
-"       %s record [-o OUTPUT] [PERF-RECORD-OPTIONS] -- CMD [ARGS]\n"
+"       %s record [-o OUTPUT] [--off-cpu] [PERF-RECORD-OPTIONS] -- CMD\n"
+"             [ARGS]\n"
 "Convert a perf.data file (perf record, perf inject; file or pipe mode,\n"
 "either byte order, zstd-compressed with -z, gzip-compressed, or a\n"
 "perf.data directory of perf record --threads) into a gperftools CPU\n"
@@ -51,7 +52,9 @@ usage(void)
 "With no arguments, converts ./perf.data (if there is one) into\n"
 "./perf.prof.  'record' runs perf record -o - (-g -F 999 unless the\n"
 "options choose a call graph or a rate; $PERF names perf) and converts\n"
-"its stream as it comes into OUTPUT, by default CMD's name + .prof.\n"
+"its stream as it comes into OUTPUT, by default CMD's name + .prof;\n"
+"with --off-cpu, it records -g -e cpu-clock -e sched:sched_switch\n"
+"--switch-events and converts the time off the CPU.\n"
 "\n"
 "Selection:\n"
 "  -e, --event NAME     convert samples of event NAME as perf prints it\n"
@@ -736,8 +739,10 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	const char *missing;
 	size_t k;
 
+	/* (in pipe mode the events come with the data) */
 	for (k = 0; o->off_cpu && k < op->ninputs; k++)
-		if (!offcpu_possible(pds[k], &missing)) {
+		if (!perfdata_format(pds[k])->pipe_mode &&
+		    !offcpu_possible(pds[k], &missing)) {
 			p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
 				 "no off-CPU time here: record it with perf "
 				 "record %s", missing);
@@ -818,7 +823,8 @@ main(int argc, char **argv)
 		rec_av[1] = (char *)"-o";
 		rec_av[2] = rec.output;
 		rec_av[3] = rec.input;
-		parse_options(4, rec_av, &op);
+		rec_av[4] = rec.off_cpu ? (char *)"--off-cpu" : NULL;
+		parse_options(rec.off_cpu ? 5 : 4, rec_av, &op);
 		op.recording = true;
 	} else if (argc == 1 && access("perf.data", F_OK) == 0) {
 		/* As perf report reads ./perf.data. */

@@ -1,0 +1,136 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# --off-cpu: the time each thread waits off the CPU, on the stack it left
+# with.  Offline, on testdata/offcpu.perf.data (testdata/progs/offcpu.c
+# recorded with -g -e cpu-clock -e sched:sched_switch --switch-events):
+#  - the tracing data of the file name its tracepoints, and --info says
+#    the file can give off-CPU time;
+#  - the folded stacks equal those tests/offcpu-oracle.py computes from
+#    perf script's text (committed as offcpu.perf.data.offcpu), names
+#    hidden by an empty --symfs and --kallsyms=/dev/null as there;
+#  - the gperftools profile counts the same microseconds, with a 1 us
+#    period; --off-cpu=blocked counts less, by the preempted time;
+#  - a recording without switch records fails, naming --switch-events.
+# Live (make check-live): recorded here, per task and system-wide, the
+# totals per stack within 2% of the oracle's, each known wait of the
+# program (20 x 10 ms, 10 x 30 ms, 100 ms in read()) at least 95% there,
+# the pprof profile read by Go pprof with -sample_index, and
+# perf2gperf record --off-cpu.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
+
+data=$(testfile offcpu.perf.data)
+mkdir empty
+HOME=$test_dir/empty
+export HOME
+P2G="$PERF2GPERF -q --symfs=empty --kallsyms=/dev/null"
+
+check_exit 0 $P2G --info "$data"
+check_grep "name = sched:sched_switch, type = 2" out
+check_grep "off-CPU time: yes (" out
+
+check_exit 0 $P2G --off-cpu -f folded "$data" offcpu.folded
+compare_text "$data.offcpu" offcpu.folded "perf2gperf --off-cpu"
+
+# gperftools: a 1 us period, counts in us (per stack, each rounded)
+check_exit 0 $P2G --off-cpu "$data" offcpu.prof
+"$GPERFCHECK" --dump offcpu.prof > dump 2>/dev/null ||
+	fail "gperfcheck rejects offcpu.prof"
+grep -q '^header 0 3 0 1 0$' dump || fail "the period is not 1 us"
+us=$(awk '$1 ~ /^[0-9]+$/ && NF > 1 { s += $1 } END { print s }' dump)
+want=$(awk '{ s += $NF } END { print s }' "$data.offcpu")
+[ $((us - want)) -le 10 ] && [ $((want - us)) -le 10 ] ||
+	fail "gperftools counts $us us, the oracle $want"
+
+# blocked: the preempted time left out
+check_exit 0 $P2G --off-cpu=blocked -f folded "$data" blocked.folded
+b=$(awk '{ s += $NF } END { print s }' blocked.folded)
+[ "$b" -le "$want" ] || fail "--off-cpu=blocked counts more ($b > $want)"
+check_exit 2 $P2G --off-cpu=some "$data" x.prof
+check_exit 2 $P2G --off-cpu -e cpu-clock "$data" x.prof
+
+# no switch records: --off-cpu says what perf record needs
+check_exit 1 $P2G --off-cpu "$(testfile multi.perf.data)" x.prof
+check_grep "record it with perf record -e sched:sched_switch --switch-events"
+foreign=$top_srcdir/../shared/corpus/foreign/akneni_flg__test_perf_offcpu.data
+if [ -f "$foreign" ]; then
+	check_exit 1 $P2G --off-cpu "$foreign" x.prof
+	check_grep "record it with perf record --switch-events"
+	check_exit 0 $P2G --info "$foreign"
+	check_grep "off-CPU time: no (perf record --switch-events is missing)" out
+fi
+
+live_rest
+need_cmd perf go python3 gcc
+
+oracle="python3 $top_srcdir/tests/offcpu-oracle.py"
+script() {
+	perf script -i "$1" --ns --show-switch-events --show-task-events \
+		-F comm,pid,tid,time,event,trace,ip,sym 2>/dev/null
+}
+${CC:-gcc} -O0 -g -fno-omit-frame-pointer -fno-inline -no-pie -pthread \
+	-o offcpu "$top_srcdir/testdata/progs/offcpu.c" ||
+	skip "cannot build offcpu.c"
+
+# within FILE_A FILE_B PCT: "stack NS ..." lines of A and B agree within
+# PCT percent, stack by stack, and B has no stack A lacks.
+within() {
+	python3 - "$1" "$2" "$3" <<'EOP' || fail "$1 and $2 differ"
+import sys
+def read(p):
+    d = {}
+    for l in open(p):
+        k, v = l.rsplit(" ", 1)
+        d[k] = d.get(k, 0) + int(v)
+    return d
+a, b, pct = read(sys.argv[1]), read(sys.argv[2]), float(sys.argv[3])
+bad = 0
+for k in set(a) | set(b):
+    x, y = a.get(k, 0), b.get(k, 0)
+    if abs(x - y) > max(x, y) * pct / 100 and abs(x - y) > 2:
+        print("%s: %d vs %d" % (k, x, y), file=sys.stderr)
+        bad = 1
+sys.exit(bad)
+EOP
+}
+
+# known WANT_MS FUNC FOLDED: the time on the stacks through FUNC is at
+# least 95% of WANT_MS (more is the scheduler's delay on a busy machine)
+known() {
+	got=$(awk -v f=";$2;" 'index($0 ";", f) { s += $NF }
+		END { print int(s / 1000) }' "$3")
+	[ "$got" -ge $(($1 * 95 / 100)) ] ||
+		fail "$2 waited $got ms in $3, not about $1 ms"
+	echo "$2: $got ms off the CPU for $1 ms of known waits"
+}
+
+for mode in task wide; do
+	opt=
+	[ $mode = wide ] && opt=-a
+	perf record -q $opt -g -e cpu-clock -e sched:sched_switch \
+		--switch-events -o $mode.data -- ./offcpu 2> rec.err ||
+		skip "perf record fails: $(head -n 1 rec.err)"
+	script $mode.data | $oracle > $mode.exp
+	check_exit 0 $PERF2GPERF -q --off-cpu -f folded $mode.data $mode.folded
+	if [ $mode = task ]; then
+		compare_text $mode.exp $mode.folded "perf2gperf --off-cpu ($mode)"
+	else
+		within $mode.exp $mode.folded 2
+	fi
+	grep '^offcpu;' $mode.folded > $mode.own
+	known 200 short_sleeps $mode.own
+	known 300 long_sleeps $mode.own
+	known 100 filler $mode.own
+	# pprof: off-CPU time and the on-CPU samples, each by -sample_index
+	check_exit 0 $PERF2GPERF -q --off-cpu -f pprof $mode.data $mode.pb.gz
+	go_env
+	go tool pprof -sample_index=off-cpu -traces $mode.pb.gz > $mode.traces \
+		2> $mode.traces.err || fail "go tool pprof cannot read $mode.pb.gz"
+	grep -q "state:\[blocked\]" $mode.traces ||
+		fail "no state label in $mode.pb.gz"
+done
+
+# perf2gperf record --off-cpu
+check_exit 0 $PERF2GPERF record --off-cpu -o rec.folded -- ./offcpu
+grep '^offcpu;' rec.folded > rec.own
+known 200 short_sleeps rec.own
+known 100 filler rec.own
