@@ -25,7 +25,7 @@ import sys
 blocked = "--blocked" in sys.argv
 totals = "--totals" in sys.argv
 
-head = re.compile(r"^(.*?)\s+(\d+)/(\d+)\s+(\d+)\.(\d+):\s+(.*)$")
+head = re.compile(r"^(.*?)\s+(-?\d+)/(-?\d+)\s+(\d+)\.(\d+):\s+(.*)$")
 pending = {}    # tid -> (stack, time)
 stacks = {}     # stack -> ns
 per_tid = {}
