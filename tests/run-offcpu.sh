@@ -14,7 +14,8 @@
 # Live (make check-live): recorded here, per task and system-wide, the
 # totals per stack within 2% of the oracle's, each known wait of the
 # program (20 x 10 ms, 10 x 30 ms, 100 ms in read()) at least 95% there,
-# the pprof profile read by Go pprof with -sample_index, and
+# the pprof profile (off-CPU nanoseconds, and the cpu-clock samples'
+# periods) read by Go pprof with -sample_index, and
 # perf2gperf record --off-cpu.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
@@ -134,11 +135,26 @@ for mode in task wide; do
 		fail "no state label in $mode.pb.gz"
 	# the nanoseconds of all samples, those of the folded stacks
 	go_raw $mode.pb.gz $mode.raw
-	ns=$(awk '/^ *[0-9]+ +[0-9]+: / { sub(":", "", $2); s += $2 }
+	ns=$(awk '/^ *[0-9]+ +[0-9]+ +[0-9]+: / { sub(":", "", $3); s += $3 }
 		END { printf "%d", s / 1000 }' $mode.raw)
 	us=$(awk '{ s += $NF } END { print s }' $mode.folded)
-	[ $((ns - us)) -le 50 ] && [ $((us - ns)) -le 50 ] ||
+	# (each folded line is rounded down: up to 1 us less a line)
+	lines=$(wc -l < $mode.folded)
+	[ $((ns - us)) -le $lines ] && [ $((us - ns)) -le 1 ] ||
 		fail "$mode.pb.gz has $ns us off the CPU, $mode.folded $us"
+	# the on-CPU samples: the periods of the cpu-clock samples (each
+	# sample one of the columns only)
+	grep -q "^samples/count cpu/nanoseconds off-cpu/nanoseconds" $mode.raw ||
+		fail "$mode.pb.gz lacks the cpu sample type"
+	cpu=$(awk '/^ *[0-9]+ +[0-9]+ +[0-9]+: / { s += $2 }
+		END { printf "%d", s }' $mode.raw)
+	want=$(perf script -i $mode.data -F event,period 2>/dev/null |
+		awk '$2 == "cpu-clock:" { s += $1 } END { printf "%d", s }')
+	[ "$cpu" = "$want" ] ||
+		fail "$mode.pb.gz: $cpu ns on the CPU, perf script $want"
+	go tool pprof -sample_index=cpu -top $mode.pb.gz > $mode.top \
+		2>&1 || fail "go tool pprof -sample_index=cpu fails"
+	grep -q "Type: cpu" $mode.top || fail "no cpu view in $mode.pb.gz"
 done
 
 # perf2gperf record --off-cpu

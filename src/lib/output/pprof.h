@@ -28,6 +28,11 @@ struct pprof_meta {
 	bool off_cpu;		/* the periods are off-CPU time: each
 				   sample has a label "state", "blocked"
 				   or "preempted" */
+	/* With off_cpu, the on-CPU samples too: those of event ON_CPU_EV
+	 * (ss_sample.ev) have their periods under this third sample type,
+	 * "cpu"/"nanoseconds", before the off-CPU type, and no state. */
+	const char *on_cpu_measure;	/* NULL: none */
+	uint32_t on_cpu_ev;
 	char *owned;		/* the comments' storage, if any */
 };
 

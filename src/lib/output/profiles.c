@@ -29,6 +29,8 @@ struct prof {
 	uint64_t period_unit;	/* --weight period: one header period */
 	uint64_t mean_period;	/* of the event's samples */
 	struct symbols *sym;	/* for the formats with names */
+	int64_t on_cpu_ev;	/* --off-cpu to pprof: the on-CPU event
+				   whose samples go with it, or -1 */
 };
 
 static int32_t
@@ -273,6 +275,10 @@ pprof_meta(const struct prof *pf, const struct perf_attr *ev,
 		m->measure = "off-cpu";
 		m->unit = "nanoseconds";
 		m->off_cpu = true;
+		if (pf->on_cpu_ev >= 0) {
+			m->on_cpu_measure = "cpu";
+			m->on_cpu_ev = (uint32_t)pf->on_cpu_ev;
+		}
 	} else if (ev->type == PERF_TYPE_SOFTWARE &&
 	    (ev->config == PERF_COUNT_SW_CPU_CLOCK ||
 	     ev->config == PERF_COUNT_SW_TASK_CLOCK)) {
@@ -422,6 +428,26 @@ set_period(struct prof *pf, uint32_t ev, uint64_t psum, uint64_t pn,
 	return 0;
 }
 
+/* The event of the on-CPU samples that an off-CPU pprof profile carries
+ * besides (perf's cpu-clock or task-clock, in ns), or -1: the first
+ * such event with samples. */
+static int64_t
+on_cpu_event(const struct profiles_in *in)
+{
+	size_t i;
+
+	for (i = 0; i < perfdata_nattrs(in->first); i++) {
+		const struct perf_attr *a = perfdata_attr(in->first, i);
+
+		if (a->type == PERF_TYPE_SOFTWARE &&
+		    (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+		     a->config == PERF_COUNT_SW_TASK_CLOCK) &&
+		    deliveries_samples(in->dl, i) > 0)
+			return (int64_t)i;
+	}
+	return -1;
+}
+
 /* A profile left out for having fewer than o->min_samples: SAMPLES of
  * them. */
 static void
@@ -552,6 +578,7 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 	pf.period_unit = 0;
 	pf.mean_period = 0;
 	pf.sym = NULL;
+	pf.on_cpu_ev = -1;
 	for (i = 0; i < perfdata_nattrs(in->first); i++)
 		st->nr_sampling_events +=
 			perfdata_attr(in->first, i)->sample_period != 0;
@@ -559,6 +586,8 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 		goto out;
 	event = perfdata_attr(in->first, ev);
 	st->event = event;
+	if (in->o->off_cpu && in->o->format == CONVERT_FORMAT_PPROF)
+		pf.on_cpu_ev = on_cpu_event(in);
 	st->samples_event = deliveries_samples(in->dl, ev);
 	st->slot_bits = in->o->slot_bits
 				? in->o->slot_bits
@@ -575,7 +604,7 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 		struct stack_entry *e = &stacktab_entries(tab)[i];
 		struct process *p;
 
-		if (e->ev != ev)
+		if (e->ev != ev && (int64_t)e->ev != pf.on_cpu_ev)
 			continue;
 		sel[n++] = e;
 		psum = count_add(psum, stacktab_period(tab, e));

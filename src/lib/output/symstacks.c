@@ -440,6 +440,7 @@ symstacks_build(const struct symstacks_in *in, struct stack_entry **e,
 		    strcmp(sc, addrspace_comm_of(in->as, pid, pid)) != 0)
 			s->comm = sc;
 		s->count = e[i]->count;
+		s->ev = e[i]->ev;
 		s->period = stacktab_period(in->tab, e[i]);
 		user = false;
 		for (k = 0; k < e[i]->n; k++) {

@@ -70,6 +70,7 @@ struct ss_sample {
 				   long as the address spaces live */
 	uint64_t count, period;
 	bool preempted;		/* off-CPU: its thread was preempted */
+	uint32_t ev;		/* its event (stack_entry.ev) */
 };
 
 struct symstacks {
