@@ -3,17 +3,20 @@
 # --off-cpu: the time each thread waits off the CPU, on the stack it left
 # with.  Offline, on testdata/offcpu.perf.data (testdata/progs/offcpu.c
 # recorded with -g -e cpu-clock -e sched:sched_switch --switch-events):
-#  - the tracing data of the file name its tracepoints, and --info says
-#    the file can give off-CPU time;
+#  - --info says the file can give off-CPU time;
 #  - the folded stacks equal those tests/offcpu-oracle.py computes from
 #    perf script's text (committed as offcpu.perf.data.offcpu), names
 #    hidden by an empty --symfs and --kallsyms=/dev/null as there;
 #  - the gperftools profile counts the same microseconds, with a 1 us
-#    period; --off-cpu=blocked counts less, by the preempted time;
+#    period; --off-cpu=blocked leaves out the preempted time, as the
+#    oracle does (offcpu.perf.data.offcpu-blocked);
+#  - without event_desc (offcpu-nodesc.perf.data), the same, the
+#    tracepoint named by the tracing data;
 #  - a recording without switch records fails, naming --switch-events.
 # Live (make check-live): recorded here, per task and system-wide, the
 # totals per stack within 2% of the oracle's, each known wait of the
-# program (20 x 10 ms, 10 x 30 ms, 100 ms in read()) at least 95% there,
+# program (20 x 10 ms, 10 x 30 ms, 100 ms in read() and in the thread
+# that writes then) at least 95% there,
 # the pprof profile (off-CPU nanoseconds, and the cpu-clock samples'
 # periods) read by Go pprof with -sample_index, and
 # perf2gperf record --off-cpu.
@@ -42,10 +45,20 @@ want=$(awk '{ s += $NF } END { print s }' "$data.offcpu")
 [ $((us - want)) -le 10 ] && [ $((want - us)) -le 10 ] ||
 	fail "gperftools counts $us us, the oracle $want"
 
-# blocked: the preempted time left out
+# blocked: the preempted time left out (one switch-out in state R,
+# prev_state read from the raw data with the format's offset and size)
 check_exit 0 $P2G --off-cpu=blocked -f folded "$data" blocked.folded
-b=$(awk '{ s += $NF } END { print s }' blocked.folded)
-[ "$b" -le "$want" ] || fail "--off-cpu=blocked counts more ($b > $want)"
+compare_text "$data.offcpu-blocked" blocked.folded "--off-cpu=blocked"
+cmp -s blocked.folded offcpu.folded && fail "nothing was preempted"
+
+# without event_desc (testdata/mknodesc.py), the tracing data name the
+# tracepoint, and give the same off-CPU time
+nodesc=$(testfile offcpu-nodesc.perf.data)
+check_exit 0 $P2G --info "$nodesc"
+check_grep "sched:sched_switch" out
+grep -q "tracepoint-" out && fail "a tracepoint has no name"
+check_exit 0 $P2G --off-cpu -f folded "$nodesc" nodesc.folded
+compare_text "$data.offcpu" nodesc.folded "perf2gperf --off-cpu (no event_desc)"
 check_exit 2 $P2G --off-cpu=some "$data" x.prof
 check_exit 2 $P2G --off-cpu -e cpu-clock "$data" x.prof
 
@@ -125,6 +138,7 @@ for mode in task wide; do
 	known 200 short_sleeps $mode.own
 	known 300 long_sleeps $mode.own
 	known 100 filler $mode.own
+	known 100 read $mode.own
 	# pprof: off-CPU time and the on-CPU samples, each by -sample_index
 	check_exit 0 $PERF2GPERF -q --off-cpu -f pprof $mode.data $mode.pb.gz
 	go_env
