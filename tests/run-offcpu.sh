@@ -176,3 +176,8 @@ check_exit 0 $PERF2GPERF record --off-cpu -o rec.folded -- ./offcpu
 grep '^offcpu;' rec.folded > rec.own
 known 200 short_sleeps rec.own
 known 100 filler rec.own
+# ... and into pprof, on-CPU and off-CPU in one profile
+check_exit 0 $PERF2GPERF record --off-cpu -o rec.pb.gz -- ./offcpu
+go_raw rec.pb.gz rec.raw
+grep -q "^samples/count cpu/nanoseconds off-cpu/nanoseconds" rec.raw ||
+	fail "perf2gperf record --off-cpu -o rec.pb.gz: not both views"
