@@ -362,47 +362,22 @@ add_mapping(struct conv *cv, int32_t pid, const struct sideband *sb)
 	return ret;
 }
 
-/*
- * --off-cpu: a record that says a thread runs again (a switch record, or
- * a PERF_RECORD_SWITCH_CPU_WIDE switch-out naming the thread that comes
- * in), or that it exits.  The thread of the first two is the one the
- * sample_id_all trailer names.  0, or -1 when out of memory.
- */
+/* --off-cpu: a record that says a thread runs again, or exits
+ * (offcpu_record()).  0, or -1 when out of memory. */
 static int
 switch_record(struct conv *cv, const struct perf_record *rec)
 {
-	const struct perf_attr *a = rec->attr;
 	uint64_t time;
-	size_t pos;
-	uint32_t tid;
+	int32_t tid;
 
-	if (!perfdata_record_time(rec, &time))
+	switch (offcpu_record(rec, cv->big_endian, &tid, &time)) {
+	case OFFCPU_IN:
+		return offcpu_in(cv->oc, cv->ag, ns(cv, tid), time);
+	case OFFCPU_EXIT:
+		return offcpu_exit(cv->oc, cv->ag, ns(cv, tid), time);
+	default:
 		return 0;
-	switch (rec->type) {
-	case PERF_RECORD_EXIT:
-		if (rec->size < 24)
-			return 0;
-		tid = load32(rec->data + 16, cv->big_endian);
-		return offcpu_exit(cv->oc, cv->ag, ns(cv, (int32_t)tid), time);
-	case PERF_RECORD_SWITCH_CPU_WIDE:
-		/* next_prev_pid, next_prev_tid after the header */
-		if (rec->misc & PERF_RECORD_MISC_SWITCH_OUT) {
-			if (rec->size < 16)
-				return 0;
-			tid = load32(rec->data + 12, cv->big_endian);
-			return offcpu_in(cv->oc, cv->ag, ns(cv, (int32_t)tid),
-					 time);
-		}
-		/* fall through */
-	case PERF_RECORD_SWITCH:
-		if ((rec->misc & PERF_RECORD_MISC_SWITCH_OUT) ||
-		    !(a->sample_type & PERF_SAMPLE_TID))
-			return 0;
-		pos = rec->size - a->trailer_size;
-		tid = load32(rec->data + pos + 4, cv->big_endian);
-		return offcpu_in(cv->oc, cv->ag, ns(cv, (int32_t)tid), time);
 	}
-	return 0;
 }
 
 /* A record that is not a sample: what it says of the processes and

@@ -129,6 +129,43 @@ offcpu_decode(const struct perfdata *pd, const struct perf_attr *a,
 				      &w->prev_state);
 }
 
+enum offcpu_news
+offcpu_record(const struct perf_record *rec, bool big, int32_t *tid,
+	      uint64_t *time)
+{
+	const struct perf_attr *a = rec->attr;
+
+	/* perf_event.h: EXIT is pid, ppid, tid, ptid, time; SWITCH_CPU_WIDE
+	 * next_prev_pid, next_prev_tid; SWITCH has no body.  A time means
+	 * an attr with a sample_id_all trailer, whose first field is then
+	 * pid, tid when the attr samples TID. */
+	if (!perfdata_record_time(rec, time))
+		return OFFCPU_NONE;
+	switch (rec->type) {
+	case PERF_RECORD_EXIT:
+		if (rec->size < 20)
+			return OFFCPU_NONE;
+		*tid = (int32_t)load32(rec->data + 16, big);
+		return OFFCPU_EXIT;
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (rec->misc & PERF_RECORD_MISC_SWITCH_OUT) {
+			if (rec->size < 16)
+				return OFFCPU_NONE;
+			*tid = (int32_t)load32(rec->data + 12, big);
+			return OFFCPU_IN;
+		}
+		/* fall through */
+	case PERF_RECORD_SWITCH:
+		if ((rec->misc & PERF_RECORD_MISC_SWITCH_OUT) ||
+		    !(a->sample_type & PERF_SAMPLE_TID))
+			return OFFCPU_NONE;
+		*tid = (int32_t)load32(rec->data + rec->size - a->trailer_size +
+					       4, big);
+		return OFFCPU_IN;
+	}
+	return OFFCPU_NONE;
+}
+
 bool
 offcpu_preempted(uint64_t prev_state)
 {

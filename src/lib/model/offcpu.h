@@ -72,6 +72,24 @@ bool offcpu_possible(const struct perfdata *pd, const char **missing);
 void offcpu_decode(const struct perfdata *pd, const struct perf_attr *a,
 		   const struct perf_sample *s, struct offcpu_switch *w);
 
+/* What a record other than a sample says (offcpu_record()). */
+enum offcpu_news {
+	OFFCPU_NONE,
+	OFFCPU_IN,		/* the thread runs again */
+	OFFCPU_EXIT,		/* the thread exits */
+};
+
+/*
+ * Whether REC (in byte order BIG) says that a thread runs again: a
+ * PERF_RECORD_SWITCH or PERF_RECORD_SWITCH_CPU_WIDE switch-in (of the
+ * thread its sample_id_all trailer names), or a SWITCH_CPU_WIDE
+ * switch-out naming the thread that comes in (next_prev_tid); or that
+ * it exits (PERF_RECORD_EXIT).  The thread in *TID, the record's time
+ * in *TIME; records without a time say nothing.
+ */
+enum offcpu_news offcpu_record(const struct perf_record *rec, bool big,
+			       int32_t *tid, uint64_t *time);
+
 /* Whether a switch-out in PREV_STATE is a preemption (state R: the
  * thread could run on; perf script prints "R" or "R+"). */
 bool offcpu_preempted(uint64_t prev_state);
