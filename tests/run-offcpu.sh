@@ -50,6 +50,13 @@ want=$(awk '{ s += $NF } END { print s }' "$data.offcpu")
 check_exit 0 $P2G --off-cpu=blocked -f folded "$data" blocked.folded
 compare_text "$data.offcpu-blocked" blocked.folded "--off-cpu=blocked"
 cmp -s blocked.folded offcpu.folded && fail "nothing was preempted"
+# --stats: each of the 33 sched_switch samples a switch-out counted, but
+# the preempted one, none waiting at the end or dropped
+check_exit 0 $P2G -s --off-cpu=blocked "$data" x.prof
+for l in "off-CPU switch-outs *32$" "waiting at the end *0$" \
+	 "switch-ins lost *0$" "preempted left out *1$"; do
+	grep -q "$l" err || fail "--stats has no line '$l'"
+done
 
 # without event_desc (testdata/mknodesc.py), the tracing data name the
 # tracepoint, and give the same off-CPU time

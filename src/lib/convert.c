@@ -598,6 +598,14 @@ finish_stats(struct conv *cv)
 	st->other_events = cv->dl.other_events;
 	st->read_unchanged = cv->dl.read_unchanged;
 	st->read_unknown_id = cv->dl.read_unknown_id;
+	if (cv->oc != NULL) {
+		const struct offcpu_counts *c = offcpu_counts(cv->oc);
+
+		st->offcpu_outs = c->outs;
+		st->offcpu_at_end = c->at_end;
+		st->offcpu_lost_in = c->lost_in;
+		st->offcpu_preempted_left_out = c->preempted_left_out;
+	}
 }
 
 int

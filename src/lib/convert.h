@@ -160,6 +160,11 @@ struct convert_stats {
 	uint64_t dwarf_unsupported;	/* registers of another ABI */
 	uint64_t frames_capped;		/* stacks cut at max_stack */
 	uint64_t lbr_samples;		/* user part from the branch stack */
+	/* --off-cpu (offcpu_counts()) */
+	uint64_t offcpu_outs;		/* switch-outs held */
+	uint64_t offcpu_at_end;		/* counted to the end */
+	uint64_t offcpu_lost_in;	/* dropped: no switch-in */
+	uint64_t offcpu_preempted_left_out;	/* with blocked */
 	unsigned slot_bits;	/* of the profiles written */
 };
 

@@ -360,6 +360,14 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 	if (st->lbr_samples)
 		fprintf(stderr, "  stacks from LBR          %12" PRIu64 "\n",
 			st->lbr_samples);
+	if (st->offcpu_outs || st->offcpu_preempted_left_out)
+		fprintf(stderr,
+			"  off-CPU switch-outs      %12" PRIu64 "\n"
+			"  waiting at the end       %12" PRIu64 "\n"
+			"  switch-ins lost          %12" PRIu64 "\n"
+			"  preempted left out       %12" PRIu64 "\n",
+			st->offcpu_outs, st->offcpu_at_end, st->offcpu_lost_in,
+			st->offcpu_preempted_left_out);
 	if (st->dwarf_samples)
 		fprintf(stderr,
 			"  dwarf samples            %12" PRIu64 "\n"
