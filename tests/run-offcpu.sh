@@ -12,7 +12,8 @@
 #    oracle does (offcpu.perf.data.offcpu-blocked);
 #  - without event_desc (offcpu-nodesc.perf.data), the same, the
 #    tracepoint named by the tracing data;
-#  - a recording without switch records fails, naming --switch-events.
+#  - a recording without switch records fails, naming --switch-events;
+#  - damaged copies of the recording fail cleanly or convert.
 # Live (make check-live): recorded here, per task and system-wide, the
 # totals per stack within 2% of the oracle's, each known wait of the
 # program (20 x 10 ms, 10 x 30 ms, 100 ms in read() and in the thread
@@ -79,6 +80,27 @@ if [ -f "$foreign" ]; then
 	check_exit 0 $P2G --info "$foreign"
 	check_grep "off-CPU time: no (perf record --switch-events is missing)" out
 fi
+
+# damaged copies (tests/mutate, as run-mutate.sh): exit 0 or 1, a
+# failure naming its offset or the whole file, no output left behind
+seed=${P2G_MUTATE_SEED:-20261128}
+runs=${P2G_MUTATE_RUNS:-100}
+i=0
+while [ $i -lt "$runs" ]; do
+	"$top_builddir/tests/mutate" "$seed" $i "$nodesc" in.data
+	rc=0
+	timeout 20 $P2G --off-cpu in.data m.prof 2> err || rc=$?
+	case $rc in
+	0) "$GPERFCHECK" -q m.prof || fail "mutant #$i (seed $seed): bad profile" ;;
+	1) grep -q ': offset 0x[0-9a-f]*: ' err ||
+		grep -Eq 'no samples|no off-CPU time|pass the filters' err ||
+		fail "mutant #$i (seed $seed): $(head -n 1 err)"
+	   [ -e m.prof ] && fail "mutant #$i (seed $seed): m.prof left" ;;
+	*) fail "mutant #$i (seed $seed): exit $rc: $(head -n 1 err)" ;;
+	esac
+	rm -f m.prof
+	i=$((i + 1))
+done
 
 live_rest
 need_cmd perf go python3 gcc
