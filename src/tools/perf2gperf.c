@@ -729,6 +729,22 @@ name_input(const char *name, const struct perfdata *pd)
 	}
 }
 
+/* Whether input PD, named NAME, can give off-CPU time; if not, say what
+ * perf record needs, with ERR. */
+static bool
+off_cpu_possible(const struct perfdata *pd, const char *name,
+		 struct p2g_error *err)
+{
+	const char *missing;
+
+	if (offcpu_possible(pd, &missing))
+		return true;
+	p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET, "no off-CPU time here: "
+		 "record it with perf record %s", missing);
+	message_error(name, err);
+	return false;
+}
+
 /* Convert the open inputs PDS as OP asks, each profile to SINK, naming
  * the inputs through RP; ERR as main() made it.  The exit status. */
 static int
@@ -737,19 +753,13 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 {
 	struct convert_opts *o = &op->conv;
 	struct convert_stats st;
-	const char *missing;
 	size_t k;
 
-	/* (in pipe mode the events come with the data) */
+	/* (in pipe mode the events come with the data: see below) */
 	for (k = 0; o->off_cpu && k < op->ninputs; k++)
 		if (!perfdata_format(pds[k])->pipe_mode &&
-		    !offcpu_possible(pds[k], &missing)) {
-			p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
-				 "no off-CPU time here: record it with perf "
-				 "record %s", missing);
-			message_error(rp->names[k], err);
+		    !off_cpu_possible(pds[k], rp->names[k], err))
 			return p2g_exit_status(err->status);
-		}
 	sink->output = op->output;
 	sink->split = o->split;
 	sink->verbose = op->verbose;
@@ -764,6 +774,11 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	rp->verbose = op->verbose || op->stats;
 	if (convert_run(pds, op->ninputs, o, output_write, sink, &st,
 			err) < 0) {
+		/* a pipe that lacked what off-CPU time needs */
+		for (k = 0; o->off_cpu && k < op->ninputs; k++)
+			if (perfdata_format(pds[k])->pipe_mode &&
+			    !off_cpu_possible(pds[k], rp->names[k], err))
+				return p2g_exit_status(err->status);
 		message_error(sink->failed[0] != '\0'
 				      ? sink->failed
 				      : report_where(rp, err->part),
