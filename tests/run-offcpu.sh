@@ -67,6 +67,8 @@ check_grep "sched:sched_switch" out
 grep -q "tracepoint-" out && fail "a tracepoint has no name"
 check_exit 0 $P2G --off-cpu -f folded "$nodesc" nodesc.folded
 compare_text "$data.offcpu" nodesc.folded "perf2gperf --off-cpu (no event_desc)"
+
+# usage: blocked or all, and no other event
 check_exit 2 $P2G --off-cpu=some "$data" x.prof
 check_exit 2 $P2G --off-cpu -e cpu-clock "$data" x.prof
 
