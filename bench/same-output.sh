@@ -19,12 +19,11 @@
 #  - the options, for every input: none, --stats, --no-fixup,
 #    --split OUT-%p.prof, --user-only, --kernel-only, --weight period,
 #    --slot-width 32, --byte-order big, --info, --no-unwind, --max-stack 3,
-#    input from stdin, output to stdout, and --stats with
-#    P2G_NO_THREADS=1 and with P2G_ORDER_BYTES=65536 (a small time
-#    order); for recordings whose binaries are at hand (testdata/dwarfprog
+#    input from stdin, output to stdout, --stats with --queue-size 65536
+#    (a small time order), --format pprof and --format folded; for recordings whose binaries are at hand (testdata/dwarfprog
 #    as run-dwarf-fixture.sh gives it, the perfparser binaries) also
-#    --symfs DIR, with --max-stack 3, with --no-fixup and with
-#    P2G_UNWIND_LIBDW_ONLY=1; and once -o OUT with several fixtures;
+#    --symfs DIR, with --max-stack 3, with --no-fixup and with each
+#    --format; and once -o OUT with several fixtures;
 #  - for each run: the exit status, stdout and stderr (the BINDIR and the
 #    run's directory replaced by fixed words), the names of the files
 #    written and each file's bytes (cmp);
@@ -96,8 +95,7 @@ trap 'exit 2' HUP INT TERM
 
 LC_ALL=C
 export LC_ALL
-unset DEBUGINFOD_URLS P2G_NO_THREADS P2G_ORDER_BYTES P2G_UNWIND_LIBDW_ONLY \
-	P2G_WRAPPER || :
+unset DEBUGINFOD_URLS P2G_WRAPPER || :
 
 passed=0
 failed=0
@@ -229,10 +227,10 @@ convert() {
 	case_run $_id.info /dev/null -- --info "$_in"
 	case_run $_id.nounwind /dev/null -- --no-unwind "$_in" out.prof
 	case_run $_id.maxstack /dev/null -- --max-stack 3 "$_in" out.prof
-	case_run $_id.nothreads /dev/null P2G_NO_THREADS=1 -- \
-		--stats "$_in" out.prof
-	case_run $_id.order /dev/null P2G_ORDER_BYTES=65536 -- \
-		--stats "$_in" out.prof
+	case_run $_id.order /dev/null -- --queue-size 65536 --stats "$_in" \
+		out.prof
+	case_run $_id.pprof /dev/null -- --format pprof "$_in" out.pb.gz
+	case_run $_id.folded /dev/null -- --format folded "$_in" out.folded
 	# a directory cannot come through a pipe; both builds must say so
 	case_run $_id.stdin "$_in" -- - out.prof
 	case_run $_id.stdout /dev/null -- "$_in" -
@@ -242,8 +240,10 @@ convert() {
 		"$_in" out.prof
 	case_run $_id.symfs-nofixup /dev/null -- --no-fixup --symfs "$_sym" \
 		"$_in" out.prof
-	case_run $_id.symfs-libdw /dev/null P2G_UNWIND_LIBDW_ONLY=1 -- \
-		--symfs "$_sym" "$_in" out.prof
+	case_run $_id.symfs-pprof /dev/null -- --format pprof --symfs "$_sym" \
+		"$_in" out.pb.gz
+	case_run $_id.symfs-folded /dev/null -- --format folded \
+		--symfs "$_sym" "$_in" out.folded
 }
 
 # too_big PATH: PATH (a file or directory) is over SAME_OUTPUT_MAX_MB

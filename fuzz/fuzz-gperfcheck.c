@@ -6,9 +6,9 @@
  * (its main() renamed) and its own check_file() and do_compare() are
  * called: under each rule set (default, --strict, --lenient), with
  * --dump, --summary, --json, the warnings and every kind of assertion
- * at once, then again as TAP; then --compare (shares) and
- * --compare-stacks of the input with itself and with a small valid
- * profile, with and without --tolerance.
+ * at once, then again as TAP; then --compare (shares, as TAP and as
+ * JSON) and --compare-stacks of the input with itself and with a small
+ * valid profile, with and without --tolerance.
  */
 #include "config.h"
 
@@ -50,6 +50,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{ .kind = CHECK_MAPPING, .name = "/nonexistent/hot",
 		  .have_min = true, .min_share = 10 },
 		{ .kind = CHECK_MAPPING, .name = "hot" },
+		{ .kind = CHECK_MAPPING, .name = "hto", .have_max = true,
+		  .max_share = 100 },
+		{ .kind = CHECK_FUNCTION, .name = "mian", .have_max = true,
+		  .max_share = 100 },
 		{ .kind = CHECK_SYMBOLIZABLE, .percent = 50 },
 	};
 	char path[64], ref[64];
@@ -74,16 +78,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		op.json = false;
 		op.report.tap = true;
 		(void)check_file(path, &op, false);
-		(void)do_compare(path, path, modes[m], -1, false, NULL, 0,
-				 &op.report);
-		(void)do_compare(path, ref, modes[m], -1, false, NULL, 0,
-				 &op.report);
-		(void)do_compare(ref, path, modes[m], 25, false, NULL, 0,
-				 &op.report);
-		(void)do_compare(path, ref, modes[m], 0, true, NULL, 0,
-				 &op.report);
-		(void)do_compare(ref, path, modes[m], 25, true, NULL, 0,
-				 &op.report);
+		/* --compare (shares, then as JSON with a tolerance and a
+		 * confidence), --compare-stacks */
+		op.tolerance = -1;
+		(void)do_compare(path, path, &op);
+		(void)do_compare(path, ref, &op);
+		op.tolerance = 25;
+		op.confidence = 80;
+		op.report.tap = false;
+		op.json = true;
+		(void)do_compare(ref, path, &op);
+		op.json = false;
+		op.compare_stacks = true;
+		op.tolerance = 0;
+		(void)do_compare(path, ref, &op);
+		op.tolerance = 25;
+		(void)do_compare(ref, path, &op);
 	}
 	fflush(stdout);
 	return 0;

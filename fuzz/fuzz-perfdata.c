@@ -74,7 +74,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pd = perfdata_open(path, ignore, NULL, &err);
 	if (pd == NULL)
 		return 0;
-	o.no_threads = true;
 	o.warn = ignore;
 	o.symfs = symfs;
 	/* odd sizes split, by process, thread or command */

@@ -18,7 +18,7 @@ srcdir=$1
 seconds=$2
 status=0
 targets="fuzz-perfdata fuzz-info fuzz-sample fuzz-cpuprof fuzz-gperfcheck
-	fuzz-symbols fuzz-dwimage"
+	fuzz-symbols"
 
 # Output of the tools' code (--info, gperfcheck's dumps) is dropped:
 # -close_fd_mask=3 (libFuzzer and the sanitizers keep their own stderr).
@@ -54,19 +54,6 @@ seed fuzz-cpuprof "$srcdir"/testdata/*.prof "$srcdir"/testdata/gperf/*.prof
 # the symbolizer: a kallsyms text and an ELF file with DWARF
 seed fuzz-symbols "$srcdir"/testdata/symbols/kallsyms
 cp fuzz/symfs/opt/p2g-fixture/dwarfprog fuzz/fuzz-symbols.seeds/
-# the inflated copy of the DWARF (dwimage.c): testdata/progs/symprog.c
-# built with its DWARF compressed (ELF's way, which the copy inflates),
-# compressed the older way (.zdebug, left to libdw) and not compressed,
-# when a C compiler is here, and fuzz/regress's inputs (small files: the
-# larger DWARF fixture would raise libFuzzer's input length to its size)
-seed fuzz-dwimage "$srcdir"/fuzz/regress/dwimage-*
-seedcc=$(command -v gcc || command -v cc || true)
-for gz in zlib zlib-gnu none; do
-	[ -n "$seedcc" ] || break
-	"$seedcc" -O2 -g -gz=$gz -o fuzz/fuzz-dwimage.seeds/symprog-$gz \
-		"$srcdir"/testdata/progs/symprog.c > /dev/null 2>&1 ||
-		rm -f fuzz/fuzz-dwimage.seeds/symprog-$gz
-done
 # fuzz/regress: inputs on which a target once failed, named after it
 seed fuzz-gperfcheck "$srcdir"/testdata/*.prof "$srcdir"/testdata/gperf/*.prof \
 	"$srcdir"/testdata/gperf/*.prof.gz "$srcdir"/fuzz/regress/gperfcheck-*

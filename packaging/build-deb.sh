@@ -29,10 +29,10 @@ cp "$tarball" "$out/src/perf2gperf_$version.orig.tar.gz"
 tar -xzf "$tarball" -C "$out/src"
 cp -r "$top/packaging/debian" "$out/src/perf2gperf-$version/debian"
 
-as_user=
+as_user= who=$(id -un)
 if [ "$(id -u)" -eq 0 ]; then
 	chown -R nobody "$out/src"
-	as_user="runuser -u nobody --"
+	as_user="runuser -u nobody --" who=nobody
 fi
 started=$(date +%s)
 # HOME and PATH as a build chroot has them
@@ -44,7 +44,7 @@ if ! (cd "$out/src/perf2gperf-$version" &&
 	echo "build-deb.sh: dpkg-buildpackage failed (log: $out/build.log)" >&2
 	exit 1
 fi
-echo "build-deb.sh: dpkg-buildpackage took $(($(date +%s) - started)) s as ${as_user:+nobody}${as_user:-$(id -un)}"
+echo "build-deb.sh: dpkg-buildpackage took $(($(date +%s) - started)) s as $who"
 grep -E '^# (TOTAL|PASS|SKIP|FAIL|ERROR):' "$out/build.log" || {
 	echo "build-deb.sh: the package build ran no make check" >&2
 	exit 1

@@ -24,9 +24,6 @@
 # forkexec, a sample whose perf stack is a proper prefix of ours counts
 # as agreeing, and is counted apart ("perf stopped early"); for threads,
 # which has no such process, only exact agreement counts.
-# Each recording is also converted with P2G_UNWIND_LIBDW_ONLY=1, every
-# frame unwound by libdw itself: the profile must be the same bytes as
-# with the rule cache of src/lib/model/unwind.c.
 # Needs perf allowed to record (root, or perf_event_paranoid <= 1), perf
 # built with python scripting, and gcc; skips otherwise.  Under
 # $P2G_WRAPPER (make check-valgrind) only the -O2 build is recorded and
@@ -119,12 +116,6 @@ for v in $variants; do
 
 		check_exit 0 "$PERF2GPERF" -q --no-fixup --split $r.data \
 			"$r.%p.nofix.prof"
-		# the rule cache unwinds as libdw's own unwinder does
-		check_exit 0 "$PERF2GPERF" -q --no-fixup $r.data $r.fast.prof
-		check_exit 0 env P2G_UNWIND_LIBDW_ONLY=1 "$PERF2GPERF" -q \
-			--no-fixup $r.data $r.libdw.prof
-		cmp -s $r.fast.prof $r.libdw.prof ||
-			fail "$r: the rule cache and libdw's unwinder give different profiles"
 		[ $use_go = no ] ||
 			check_exit 0 "$PERF2GPERF" -q --split $r.data "$r.%p.prof"
 		: > $r.want

@@ -17,8 +17,6 @@
 #  - a binary at the right path with another build ID is not used: --stats
 #    counts every sample "without binary" and the stacks are the kernel
 #    frames and the sampled IP only;
-#  - the rule cache of src/lib/model/unwind.c gives the very profile that libdw's
-#    own unwinder gives (P2G_UNWIND_LIBDW_ONLY=1);
 #  - a FIFO at the recorded path is no binary either, and does not hang;
 #  - --max-stack 3 writes at most 3 frames, the leaf-side 3 of perf's;
 #  - --no-unwind writes what perf2gperf wrote before it could unwind: the
@@ -160,11 +158,6 @@ dwarf_stats unwound.err
 [ $((d_unwound * 100)) -ge $((total * 99)) ] ||
 	fail "only $d_unwound of $total samples unwound to the end"
 agree "--symfs symfs" want.stacks unwound.stacks
-# the rule cache unwinds as libdw's own unwinder does, byte for byte
-check_exit 0 env P2G_UNWIND_LIBDW_ONLY=1 "$PERF2GPERF" -q --no-fixup \
-	--symfs symfs "$data" libdw.prof
-cmp -s unwound.prof libdw.prof ||
-	fail "the rule cache and libdw's unwinder give different profiles"
 # and with the fix-up (leaf copies) the profile is valid too
 check_exit 0 "$PERF2GPERF" -q --symfs symfs "$data" fixup.prof
 check_exit 0 "$GPERFCHECK" fixup.prof

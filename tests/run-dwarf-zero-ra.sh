@@ -9,8 +9,7 @@
 # testdata/pc0.perf.data.gz is perf record --call-graph dwarf of
 # testdata/progs/pc0.c (testdata/pc0.gz), whose spin() has no CFI and
 # its frame pointer on a frame record with return address 0 (see
-# testdata/README).  With the rule cache of src/lib/model/unwind.c and
-# with libdw's unwinder alone (P2G_UNWIND_LIBDW_ONLY=1):
+# testdata/README).  Unwound by libdw (src/lib/model/unwind.c):
 #  - gperfcheck accepts the profile;
 #  - the stacks are perf's (testdata/pc0.perf.data.expected, where perf's
 #    frame for the 0, printed as 0 - 1, is a context marker to
@@ -33,14 +32,10 @@ stacks_oracle "$expected" | stacks_dwarf_norm > want.stacks
 total=$(awk '{ s += $1 } END { print s + 0 }' want.stacks)
 [ "$total" -gt 20 ] || hard_error "only $total samples in $expected"
 
-for libdw_only in 0 1; do
-	P2G_UNWIND_LIBDW_ONLY=$libdw_only check_exit 0 "$PERF2GPERF" --stats \
-		--no-fixup --symfs symfs "$data" pc0.prof
-	check_grep "dwarf unwound            $(printf %12d "$total")"
-	check_exit 0 "$GPERFCHECK" --dump pc0.prof
-	stacks_dump out > got.stacks
-	compare_text want.stacks got.stacks \
-		"stacks (P2G_UNWIND_LIBDW_ONLY=$libdw_only)"
-done
+check_exit 0 "$PERF2GPERF" --stats --no-fixup --symfs symfs "$data" pc0.prof
+check_grep "dwarf unwound            $(printf %12d "$total")"
+check_exit 0 "$GPERFCHECK" --dump pc0.prof
+stacks_dump out > got.stacks
+compare_text want.stacks got.stacks "stacks"
 
 exit 0

@@ -60,47 +60,55 @@ check_grep "$hot: $total samples, --min-samples $total: ok" out
 # prog: flat 7, cumulative 9 (once per sample: not 11); libhot.so:
 # flat 2, cumulative 9; x.so: 1 and 1, and its path has a quote and a
 # backslash, which --json must escape.
-{
-	for w in 0 3 0 1000 0  6 2 0x400100 0x7f0000001000 \
-		2 2 0x7f0000001100 0x400200  1 3 0x400300 0x400310 0x400320 \
-		1 2 0x7f0000100010 0x7f0000001200  0 1 0; do
+# shares_prof K: that profile with every count K times as large
+shares_prof() {
+	for w in 0 3 0 1000 0  $((6 * $1)) 2 0x400100 0x7f0000001000 \
+		$((2 * $1)) 2 0x7f0000001100 0x400200 \
+		$1 3 0x400300 0x400310 0x400320 \
+		$1 2 0x7f0000100010 0x7f0000001200  0 1 0; do
 		le64 $((w))
 	done
 	echo '00400000-00401000 r-xp 00000000 00:00 1 /opt/app/prog'
 	echo '7f0000000000-7f0000002000 r-xp 00000000 00:00 2 /opt/lib/libhot.so'
 	echo '7f0000100000-7f0000102000 r-xp 00000000 00:00 3 /opt/we"ird\dir/x.so'
-} > shares.prof
+}
+shares_prof 1 > shares.prof
 check_exit 0 "$GPERFCHECK" -q shares.prof
 G="$GPERFCHECK shares.prof"
-# a basename or a full path
-check_exit 0 $G --expect-mapping libhot.so --min-share 90
+# a basename or a full path; cumulative with --cum
+check_exit 0 $G --expect-mapping libhot.so --cum --min-share 90
 check_grep "shares.prof: mapping libhot.so: cumulative 90.0% (9 of 10 samples), --min-share 90%: ok" out
-check_exit 0 $G --expect-mapping /opt/lib/libhot.so --min-share 90 --max-share 90
+check_exit 0 $G --expect-mapping /opt/lib/libhot.so --cum --min-share 90 --max-share 90
 check_grep "mapping /opt/lib/libhot.so: cumulative 90.0% (9 of 10 samples), --min-share 90%, --max-share 90%: ok" out
-check_exit 1 $G --expect-mapping libhot.so --min-share 91
+check_exit 1 $G --expect-mapping libhot.so --cum --min-share 91
 check_grep "mapping libhot.so: cumulative 90.0% (9 of 10 samples), --min-share 91%: FAIL" out
-check_exit 1 $G --expect-mapping hot.so
-check_grep "mapping hot.so: cumulative 0.0% (0 of 10 samples), in some sample (no mapping has that basename): FAIL" out
-check_exit 1 $G --expect-mapping /opt/libhot.so
-check_grep "(no mapping has that path): FAIL" out
+# a name no line of the maps text has fails, whatever the threshold,
+# and the nearest names are offered
+check_exit 1 $G --expect-mapping hot.so --max-share 100
+check_grep "mapping hot.so: no line of the maps text has a file of that name (did you mean libhot.so?), --max-share 100%: FAIL" out
+check_exit 1 $G --expect-mapping /opt/libhot.so --max-share 50
+check_grep "mapping /opt/libhot.so: no line of the maps text has that path (did you mean /opt/lib/libhot.so?), --max-share 50%: FAIL" out
 # prog recurs in one sample: counted once
-check_exit 0 $G --expect-mapping prog --min-share 90 --max-share 90
+check_exit 0 $G --expect-mapping prog --cum --min-share 90 --max-share 90
 check_grep "mapping prog: cumulative 90.0% (9 of 10 samples)" out
+# flat (self) samples by default, as perf report --sort dso counts;
 # --flat and --cum, for the expectation before them
-check_exit 0 $G --expect-mapping libhot.so --flat --min-share 20 --max-share 20
+check_exit 0 $G --expect-mapping libhot.so --min-share 20 --max-share 20
+check_grep "mapping libhot.so: flat 20.0% (2 of 10 samples), --min-share 20%, --max-share 20%: ok" out
+check_exit 0 $G --expect-mapping libhot.so --cum --flat --min-share 20 --max-share 20
 check_grep "mapping libhot.so: flat 20.0% (2 of 10 samples), --min-share 20%, --max-share 20%: ok" out
 check_exit 1 $G --expect-mapping prog --flat --min-share 71
 check_grep "mapping prog: flat 70.0% (7 of 10 samples), --min-share 71%: FAIL" out
 check_exit 0 $G --expect-mapping libhot.so --flat --cum --min-share 90
-check_exit 1 $G --expect-mapping libhot.so --max-share 89.9
+check_exit 1 $G --expect-mapping libhot.so --cum --max-share 89.9
 check_grep "--max-share 89.9%: FAIL" out
 # each share option binds to the expectation before it, and every
 # expectation is checked, whatever the order
-check_exit 1 $G --expect-mapping libhot.so --min-share 95 --expect-mapping prog
+check_exit 1 $G --expect-mapping libhot.so --cum --min-share 95 --expect-mapping prog
 check_grep "mapping libhot.so: cumulative 90.0% (9 of 10 samples), --min-share 95%: FAIL" out
-check_grep "mapping prog: cumulative 90.0% (9 of 10 samples), in some sample: ok" out
-check_exit 1 $G --expect-mapping prog --expect-mapping libhot.so --min-share 95
-check_exit 0 $G --expect-mapping libhot.so --expect-mapping prog --min-share 90
+check_grep "mapping prog: flat 70.0% (7 of 10 samples), in some sample: ok" out
+check_exit 1 $G --expect-mapping prog --expect-mapping libhot.so --cum --min-share 95
+check_exit 0 $G --expect-mapping libhot.so --expect-mapping prog --min-share 70
 check_exit 1 $G --expect-mapping prog --min-share 95 --expect-mapping libhot.so \
 	--flat --min-share 21 --expect-mapping x.so
 [ "$(grep -c ': FAIL$' out)" -eq 2 ] && [ "$(grep -c ': ok$' out)" -eq 1 ] ||
@@ -115,7 +123,7 @@ check_exit 2 $G --expect-mapping prog --min-share 3 --min-share 4
 check_exit 2 $G --expect-mapping prog --min-share 101
 # --json: every mapping with its samples (no function has a name here:
 # the files do not exist), strings escaped
-check_exit 0 "$GPERFCHECK" --json --expect-mapping libhot.so shares.prof
+check_exit 0 "$GPERFCHECK" --json --expect-mapping libhot.so --cum shares.prof
 grep -F -q '"path":"/opt/we\"ird\\dir/x.so","flat_samples":1,"cum_samples":1}' out ||
 	fail "--json does not escape a path: $(cat out)"
 if have python3; then
@@ -128,27 +136,49 @@ want = {"/opt/app/prog": (7, 9), "/opt/lib/libhot.so": (2, 9),
         "/opt/we\"ird\\dir/x.so": (1, 1)}
 assert m == want, m
 assert d["functions"] == [], d["functions"]
-assert d["checks"] == [{"check": "mapping libhot.so: cumulative 90.0% (9 of 10 samples), in some sample", "ok": True}], d["checks"]
+assert d["checks"] == [{"kind": "mapping", "name": "libhot.so",
+    "measure": "cum", "operator": ">", "value": 90, "threshold": 0,
+    "samples": 9, "total": 10, "verdict": "ok", "known": True,
+    "check": "mapping libhot.so: cumulative 90.0% (9 of 10 samples), in some sample",
+    "ok": True}], d["checks"]
 assert d["warnings"] == [], d["warnings"]
 ' || fail "--json of shares.prof: $(cat out)"
 fi
 
 # --compare by shares: the same profile with every mapping 0x10000000
 # higher (ASLR; tests/aslr-shift.py) has exactly the same shares, though
-# no stack in common; a profile of other mappings has others
+# no stack in common: the same at 10000 samples, too few samples to tell
+# at 10 (exit status 3), every difference 0 either way; a profile of
+# other mappings has others
 if have python3; then
 	python3 "$top_srcdir/tests/aslr-shift.py" shares.prof moved.prof 10000000 ||
 		hard_error "aslr-shift.py failed"
 	check_exit 0 "$GPERFCHECK" --dump moved.prof
 	grep -q '^6 0x10400100 0x7f0010001000$' out ||
 		hard_error "aslr-shift.py moved nothing: $(cat out)"
-	check_exit 0 "$GPERFCHECK" --compare --tolerance 0 shares.prof moved.prof
-	check_grep "shares.prof and moved.prof: the same shares, 10 and 10 samples" out
+	check_exit 3 "$GPERFCHECK" --compare shares.prof moved.prof
+	check_grep "shares.prof and moved.prof: too few samples to tell: 10 and 10 samples" out
+	[ "$(awk 'NR > 2 && $6 != "+0.00"' out | wc -l)" -eq 0 ] &&
+	[ "$(awk 'NR > 2 && $9 == "unsure"' out | wc -l)" -eq 3 ] ||
+		fail "--compare of 10 moved samples: $(cat out)"
 	check_exit 1 "$GPERFCHECK" --compare-stacks shares.prof moved.prof
+	shares_prof 1000 > big.prof
+	python3 "$top_srcdir/tests/aslr-shift.py" big.prof bigmoved.prof 10000000 ||
+		hard_error "aslr-shift.py failed"
+	check_exit 0 "$GPERFCHECK" --compare big.prof bigmoved.prof
+	check_grep "big.prof and bigmoved.prof: the same shares: each of the 3 functions and mappings within 8 points (95% confidence), 10000 and 10000 samples" out
+	[ "$(awk 'NR > 2 && $6 == "+0.00" && $9 == "same"' out | wc -l)" -eq 3 ] ||
+		fail "--compare of 10000 moved samples: $(cat out)"
+	# libhot.so: 9 of 10 samples against 0 of 3, a difference even
+	# these few samples show
 	check_exit 1 "$GPERFCHECK" --compare --tolerance 5 shares.prof \
 		"$TESTDATA/gperf/good-64le.prof"
-	check_grep "different shares, 10 and 3 samples" out
-	check_grep "mapping libhot.so" out
+	check_grep "different shares: 1 of 3 functions and mappings differ, beyond chance and not within 5 points (95% confidence), 10 and 3 samples" out
+	check_exit 1 "$GPERFCHECK" --compare big.prof \
+		"$TESTDATA/gperf/good-64le.prof"
+	check_grep "different shares: 1 of 3 functions and mappings differ, beyond chance and not within 8 points (95% confidence), 10000 and 3 samples" out
+	awk '$NF == "libhot.so" && $(NF - 1) == "mapping" && $(NF - 2) == "different"' out | grep -q . ||
+		fail "libhot.so is not a difference: $(cat out)"
 fi
 
 # --strict and --lenient: the table "mode FILE STRICT LENIENT" of

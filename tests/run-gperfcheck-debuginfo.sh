@@ -122,9 +122,11 @@ for d in beside dotdebug; do
 	[ $named = 100 ] ||
 		check_exit 1 "$GPERFCHECK" -q --symbolizable 100 $d.prof
 	check_exit 0 "$GPERFCHECK" --summary $d.prof
-	check_grep "top functions (leaf samples): $top" out
-	grep -q -x "  top functions (leaf samples): $top" out ||
-		fail "gperfcheck names the PC past the end of $gap_fn"
+	# one function a line after the heading: burn_b alone
+	check_grep "top functions (leaf samples):" out
+	sed -n '/^  top functions (leaf samples):$/,$p' out > top.got
+	printf '  top functions (leaf samples):\n    %s\n' "$top" > top.exp
+	compare_text top.exp top.got "--summary's top functions (the PC past the end of $gap_fn unnamed)"
 	if have google-pprof; then
 		HOME=$test_dir google-pprof --text $d/multi $d.prof \
 			> $d.txt 2> $d.err || {

@@ -2,13 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The kernel's maps line, and frames in no mapping (perf's [unknown]).
 #
-# Go pprof (legacy_profile.go, remapMappingIDs) gives an address in no
-# mapping to the first mapping with a nonzero offset that has it in
-# [start - offset, start), and lowers that mapping's start.  perf's pgoff
-# for the kernel is the address of _text, its start: written as the
-# line's offset, it made Go pprof stretch the kernel to 0x0-END and count
-# every user frame in no mapping as kernel time.  perf2gperf writes the
-# kernel line with offset 0 (doc/format-mapping.md, section 6).
+# Go pprof gives an address in no mapping to a mapping with a nonzero
+# offset below which it lies (doc/pprof-readers.md, "Addresses in no
+# mapping"), so perf2gperf writes the kernel line with offset 0.
 #
 #  1. The maps text of hot.perf.data's profile (kernel frames in it) is
 #     pinned, kernel line included.
@@ -147,7 +143,7 @@ if have google-pprof &&
 	}
 	# Callers are looked up less 1.  0x5555 is left out: google-pprof
 	# gives it the program's lowest symbol (its design, whatever the
-	# maps text says; doc/format-mapping.md).
+	# maps text says; doc/pprof-readers.md).
 	for a in 00007ffd12345677 ffffffff80feffff; do
 		grep -q "^0x$a 0x$a\$" perl.raw || {
 			cat perl.raw >&2

@@ -8,8 +8,7 @@
 # every frame but the leaf as address - 1; stacks_go_raw adds the 1 back.
 #
 # The default output carries extra leaf copies where Go would otherwise
-# rewrite a stack (a second frame shared by >= N - N/32 of N records is
-# removed, up to twice; a second PC equal to the first is dropped).  To
+# rewrite a stack (doc/pprof-readers.md, "The second-frame rules").  To
 # show that this matters, the --no-fixup output of hot-user (every stack
 # shares main's return address) and recurse (samples on a recursive
 # call's return address) must NOT read as perf's stacks in Go; if it did,

@@ -3,21 +3,11 @@
 # Perl pprof (google-pprof, gperftools' src/pprof) must read perf's stacks
 # from perf2gperf's output.
 #
-# What perl pprof does to a CPU profile (read in /usr/bin/google-pprof):
-#  - ReadCPUProfile subtracts 1 from every PC but the leaf, and stops at
-#    the first record whose first PC is 0;
-#  - RemoveUninterestingFrames: unless --no-auto-signal-frm is given, it
-#    drops frames of named signal-handler functions (CpuProfiler::
-#    prof_handler, __restore, ...) and, while ALL stacks share the same
-#    second PC (IsSecondPcAlwaysTheSame), removes that PC from every stack
-#    (then also a third PC that equals the leaf).  With
-#    --no-auto-signal-frm it only prints "All second stack frames are
-#    same" and changes nothing.  It never drops a duplicated leaf
-#    otherwise, so perf2gperf's leaf copies (made for Go pprof) show up
-#    in perl pprof as an extra frame: --no-fixup is the output for it.
-#  - --raw prints the profile after this rewriting ("--- profile" then
-#    64-bit native slots, callers still - 1, no trailer); stacks_perl_raw
-#    in tests/stacks.sh reads it and adds the 1 back.
+# What perl pprof does to a CPU profile: doc/pprof-readers.md (it keeps
+# perf2gperf's leaf copies, made for Go pprof, as an extra frame, so
+# --no-fixup is the output for it).  Its --raw prints the profile after
+# its rewriting ("--- profile" then 64-bit native slots, callers still
+# - 1, no trailer); stacks_perl_raw in tests/stacks.sh adds the 1 back.
 # So:
 #  1. --no-fixup output read with --no-auto-signal-frm is exactly perf's
 #     stacks, for every fixture and every (event, pid) in its oracle;

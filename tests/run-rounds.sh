@@ -1,16 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Time order by rounds (src/lib/perfdata/order.c), against perf's ordered events.
-# tests/rounds rewrites a fixture (file mode, multi.perf.data, read on two
-# threads; pipe mode, multi-pipe.perf.data, read on one) with a
+# tests/rounds rewrites a fixture (file mode, multi.perf.data; pipe mode,
+# multi-pipe.perf.data) with a
 # FINISHED_ROUND after every sample, and with one sample held back by M
 # samples:
 #  - held back by one, it comes before any round could release a record
 #    later than it: nothing is out of order;
 #  - held back by two or more, a later record was released before it
 #    came: perf counts one "out of order event", and perf2gperf must
-#    count the same (--stats "records out of order", and a warning), with
-#    the reading thread and without.
+#    count the same (--stats "records out of order", and a warning).
 # A reader that ignored the rounds and sorted everything would count
 # none.  Whatever the order, the samples are the same: the stacks of each
 # profile (gperfcheck --dump) must be the original's.  Where perf runs,
@@ -21,9 +20,9 @@
 # A perf.data directory (perf record --threads) has a file per CPU, each
 # in time order and all spanning the same time: perf2gperf reads them side
 # by side, merged by time.  With a time order that holds only 1000 bytes
-# (P2G_ORDER_BYTES), reading the files one after the other puts 13 of
+# (--queue-size), reading the files one after the other puts 13 of
 # threads-dir's records out of order; the merge, none, even when the time
-# order holds a single record (P2G_ORDER_BYTES=1).  Either way the
+# order holds a single record (--queue-size 1).  Either way the
 # stacks must be those perf script shows (the fixture's .expected).  So
 # too when tests/deal has dealt each of its files out to 4 (runs of 3
 # records in turn): 8 files, all in time order and of the same span.
@@ -54,20 +53,17 @@ case_() {
 		[ "${perf_n:-0}" = "$want" ] ||
 			hard_error "perf counts ${perf_n:-0} out of order events in $name.data, not $want"
 	fi
-	for threads in "" 1; do
-		P2G_NO_THREADS=$threads check_exit 0 "$PERF2GPERF" --stats \
-			$name.data $name.prof
-		got=$(sed -n 's/^  records out of order *\([0-9]*\)$/\1/p' err)
-		[ "${got:-0}" = "$want" ] ||
-			fail "perf2gperf counts ${got:-0} records out of order in $name.data (P2G_NO_THREADS=$threads), perf $want"
-		if [ "$want" -gt 0 ]; then
-			check_grep "$want record came after later ones"
-		elif grep -q "out of order" err; then
-			fail "perf2gperf warns of records out of order in $name.data"
-		fi
-		"$GPERFCHECK" --dump $name.prof | stacks_dump > $name.stacks
-		compare_text orig.stacks $name.stacks "stacks of $name.data"
-	done
+	check_exit 0 "$PERF2GPERF" --stats $name.data $name.prof
+	got=$(sed -n 's/^  records out of order *\([0-9]*\)$/\1/p' err)
+	[ "${got:-0}" = "$want" ] ||
+		fail "perf2gperf counts ${got:-0} records out of order in $name.data, perf $want"
+	if [ "$want" -gt 0 ]; then
+		check_grep "$want record came after later ones"
+	elif grep -q "out of order" err; then
+		fail "perf2gperf warns of records out of order in $name.data"
+	fi
+	"$GPERFCHECK" --dump $name.prof | stacks_dump > $name.stacks
+	compare_text orig.stacks $name.stacks "stacks of $name.data"
 }
 
 for base in multi multi-pipe; do
@@ -81,6 +77,19 @@ for base in multi multi-pipe; do
 	case_ 300 50 1
 done
 
+# --queue-size bounds the time order: holding a single record, records
+# of threads.perf.data that perf writes after later ones (the default
+# puts none out of order) come out of order, counted and warned of.
+data=$(testfile threads.perf.data)
+check_exit 0 "$PERF2GPERF" --stats "$data" q.prof
+got=$(sed -n 's/^  records out of order *\([0-9]*\)$/\1/p' err)
+[ "${got:-0}" = 0 ] || fail "$got records of $data out of order"
+check_exit 0 "$PERF2GPERF" --queue-size=1 --stats "$data" q.prof
+got=$(sed -n 's/^  records out of order *\([0-9]*\)$/\1/p' err)
+[ "${got:-0}" -gt 0 ] ||
+	fail "--queue-size=1 puts no record of $data out of order"
+check_grep "came after later ones"
+
 DEAL=$top_builddir/tests/deal
 [ -x "$DEAL" ] || hard_error "$DEAL is not built"
 dir=$TESTDATA/threads-dir.perf.data
@@ -91,15 +100,15 @@ if [ -f "$dir/data.1" ]; then
 	[ -f dealt/data.7 ] && [ ! -f dealt/data.8 ] ||
 		hard_error "tests/deal did not make data.0 to data.7"
 	for d in "$dir" dealt; do
-		for bytes in 1 1000 0; do
-			P2G_ORDER_BYTES=$bytes check_exit 0 "$PERF2GPERF" \
-				--stats --no-fixup "$d" dir.prof
+		for queue in --queue-size=1 --queue-size=1000 ""; do
+			check_exit 0 "$PERF2GPERF" $queue --stats --no-fixup \
+				"$d" dir.prof
 			got=$(sed -n 's/^  records out of order *\([0-9]*\)$/\1/p' err)
 			[ "${got:-0}" = 0 ] ||
-				fail "perf2gperf counts $got records of $d out of order (P2G_ORDER_BYTES=$bytes)"
+				fail "perf2gperf counts $got records of $d out of order ($queue)"
 			"$GPERFCHECK" --dump dir.prof | stacks_dump > dir.stacks
 			compare_text dir.exp dir.stacks \
-				"stacks of $d (P2G_ORDER_BYTES=$bytes)"
+				"stacks of $d ($queue)"
 		done
 	done
 else

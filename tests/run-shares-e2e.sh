@@ -11,7 +11,7 @@
 # a mapping (a frame in the file's headers, seen now and then in such
 # stacks) counts differently.  The kernel's cumulative share was off by
 # tens of points when Go pprof took the kernel line down to address 0
-# (doc/format-mapping.md, section 6).  Kernel modules are left out
+# (doc/pprof-readers.md).  Kernel modules are left out
 # (perf names them, the legacy format has no line for them).
 # google-pprof shows no binaries, only names: not compared here.
 # Needs root (or perf_event_paranoid <= 1), perf, go, python3 and gzip;

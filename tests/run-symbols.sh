@@ -104,7 +104,6 @@ lines_check() {
 if have addr2line; then
 	lines_check symprog
 	# its DWARF compressed, as in a distribution's debug files
-	# (inflated by the symbolizer rather than by libdw: dwimage.c)
 	if ${CC:-gcc} -O2 -g -gz=zlib -fno-omit-frame-pointer \
 		-o symprog-gz "$src" 2> cc.log &&
 		readelf -SW symprog-gz | grep -q 'debug_info .* C '; then

@@ -330,12 +330,8 @@ leaf_copies_check() {
 
 # go_rules_hit DUMP: print "yes" if Go pprof's legacy reader would change a
 # record of the profile dumped in DUMP (gperfcheck --dump text), "no" if
-# it reads every record as written.  The rules, from google/pprof
-# profile/legacy_profile.go (cpuProfile, cleanupDuplicateLocations): a
-# second frame shared by at least N - N/32 of the N records is removed
-# from them (up to twice); a record whose second PC equals its first loses
-# the second.  The first round decides: if it removes nothing, the second
-# does not either.
+# it reads every record as written (the rules: doc/pprof-readers.md,
+# "The second-frame rules").
 go_rules_hit() {
 	awk '
 		/^[0-9]/ {

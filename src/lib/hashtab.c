@@ -39,7 +39,7 @@ hashtab_clear(struct hashtab *t)
  * large calloc() are mapped to the shared zero page when first read (a
  * probe looks before it writes), and the first write then costs a
  * second fault, a copy on write, which flushes the TLB of every CPU that
- * runs the process: the reading thread's too.  A write to each page
+ * runs the process.  A write to each page
  * first takes one fault and no flush.  (The same memory from malloc()
  * and memset() is made a calloc() by the compiler.)
  */

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,34 +15,12 @@
 #include "profcheck.h"
 #include "stacktab.h"
 
-/* The share of function or mapping check C: its words, and whether it
- * holds. */
-static bool
-eval_share(const struct check *c, const struct profstats *s, char *buf,
-	   size_t len)
+/* The threshold options of share check C, in BUF at USED: ", --min-share
+ * P%", ", --max-share P%" or ", in some sample".  The new length. */
+static size_t
+share_options(const struct check *c, char *buf, size_t len, size_t used)
 {
-	bool fn = c->kind == CHECK_FUNCTION, ok;
-	uint64_t flat, cum, x;
-	double share;
-	size_t used;
-
-	if (fn)
-		profstats_function(s, c->name, &flat, &cum);
-	else
-		profstats_mapping(s, c->name, &flat, &cum);
-	x = c->flat ? flat : cum;
-	share = profstats_percent(x, s->samples);
-	/* without a share option: in some sample */
-	ok = c->have_min || c->have_max ? true : x > 0;
-	if (c->have_min && share < c->min_share)
-		ok = false;
-	if (c->have_max && share > c->max_share)
-		ok = false;
-	snprintf(buf, len, "%s %s: %s %.1f%% (%" PRIu64 " of %" PRIu64
-		 " samples)", fn ? "function" : "mapping", c->name,
-		 c->flat ? "flat" : "cumulative", share, x, s->samples);
-	used = strlen(buf);
-	if (c->have_min)
+	if (c->have_min && used < len)
 		used += (size_t)snprintf(buf + used, len - used,
 					 ", --min-share %g%%", c->min_share);
 	if (c->have_max && used < len)
@@ -50,50 +29,180 @@ eval_share(const struct check *c, const struct profstats *s, char *buf,
 	if (!c->have_min && !c->have_max && used < len)
 		used += (size_t)snprintf(buf + used, len - used,
 					 ", in some sample");
-	if (!fn && cum == 0 && used < len)
-		used += (size_t)snprintf(buf + used, len - used,
-					 strchr(c->name, '/') ?
-					 " (no mapping has that path)" :
-					 " (no mapping has that basename)");
+	return used < len ? used : len;
+}
+
+/* " (did you mean A, B or C?)" for the N names of V, in BUF at USED. */
+static size_t
+did_you_mean(const char *const *v, size_t n, char *buf, size_t len,
+	     size_t used)
+{
+	size_t i;
+
+	for (i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i == 0 ? " (did you mean "
+					 : i + 1 < n ? ", " : " or ", v[i]);
+	if (n > 0 && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "?)");
+	return used < len ? used : len;
+}
+
+/* The share of function or mapping check C in R. */
+static void
+eval_share(const struct check *c, const struct profstats *s,
+	   struct check_result *r)
+{
+	bool fn = c->kind == CHECK_FUNCTION;
+	uint64_t flat, cum;
+	char *buf = r->text;
+	size_t len = sizeof(r->text), used;
+	int known;
+
+	if (fn)
+		profstats_function(s, c->name, &flat, &cum);
+	else
+		profstats_mapping(s, c->name, &flat, &cum);
+	r->x = c->flat ? flat : cum;
+	r->total = s->samples;
+	r->value = profstats_percent(r->x, s->samples);
+	r->measure = c->flat ? "flat" : "cum";
+	r->known = true;
+	if (cum == 0) {
+		known = profstats_known(s, !fn, c->name, r->close,
+					CHECK_CLOSE, &r->nclose);
+		/* out of memory: the name is not refused for it */
+		r->known = known != 0;
+	}
+	/* without a share option: in some sample */
+	if (!c->have_min && !c->have_max) {
+		r->op[0] = ">";
+		r->threshold[0] = 0;
+		r->holds[0] = r->x > 0;
+		r->nparts = 1;
+	}
+	if (c->have_min) {
+		r->op[r->nparts] = ">=";
+		r->threshold[r->nparts] = c->min_share;
+		r->holds[r->nparts++] = r->value >= c->min_share;
+	}
+	if (c->have_max) {
+		r->op[r->nparts] = "<=";
+		r->threshold[r->nparts] = c->max_share;
+		r->holds[r->nparts++] = r->value <= c->max_share;
+	}
+	if (!r->known) {
+		used = (size_t)snprintf(buf, len, fn ?
+			"function %s: no function has that name, in the "
+			"profile or in the symbols of its files" :
+			strchr(c->name, '/') ?
+			"mapping %s: no line of the maps text has that path" :
+			"mapping %s: no line of the maps text has a file of "
+			"that name", c->name);
+		used = did_you_mean(r->close, r->nclose, buf, len,
+				    used < len ? used : len);
+		share_options(c, buf, len, used);
+		r->holds[0] = r->holds[1] = false;
+		r->ok = false;
+		return;
+	}
+	used = (size_t)snprintf(buf, len, "%s %s: %s %.1f%% (%" PRIu64
+				" of %" PRIu64 " samples)",
+				fn ? "function" : "mapping", c->name,
+				c->flat ? "flat" : "cumulative", r->value,
+				r->x, s->samples);
+	used = share_options(c, buf, len, used < len ? used : len);
+	r->ok = r->holds[0] && (r->nparts < 2 || r->holds[1]);
 	if (count_saturated(s->samples) && used < len) {
 		snprintf(buf + used, len - used, " (a sum of 2^64-1 or more "
 			 "samples: not exact)");
-		ok = false;
+		r->holds[0] = r->holds[1] = false;
+		r->ok = false;
 	}
-	return ok;
 }
 
-bool
+void
 checkreport_eval(const struct check *c, const struct profile *p,
-		 const struct profstats *s, char *buf, size_t len)
+		 const struct profstats *s, struct check_result *r)
 {
 	uint64_t n = s->samples;
-	double sym;
+	char *buf = r->text;
+	size_t len = sizeof(r->text);
 
+	memset(r, 0, sizeof(*r));
+	r->nparts = 1;
+	r->total = n;
+	r->x = n;
+	r->value = (double)n;
+	r->threshold[0] = (double)c->n;
 	switch (c->kind) {
 	case CHECK_MIN_SAMPLES:
 		snprintf(buf, len, "%" PRIu64 " samples, --min-samples %"
 			 PRIu64, n, c->n);
-		return n >= c->n;
+		r->op[0] = ">=";
+		r->ok = n >= c->n;
+		break;
 	case CHECK_MAX_SAMPLES:
 		snprintf(buf, len, "%" PRIu64 " samples, --max-samples %"
 			 PRIu64, n, c->n);
-		return n <= c->n;
+		r->op[0] = "<=";
+		r->ok = n <= c->n;
+		break;
 	case CHECK_PERIOD:
 		snprintf(buf, len, "period %" PRIu64 " us, --period-us %"
 			 PRIu64, p->period_us, c->n);
-		return p->period_us == c->n;
+		r->op[0] = "==";
+		r->value = (double)p->period_us;
+		r->ok = p->period_us == c->n;
+		break;
 	case CHECK_SYMBOLIZABLE:
-		sym = profstats_percent(s->symbolized, n);
+		r->x = s->symbolized;
+		r->value = profstats_percent(s->symbolized, n);
+		r->threshold[0] = c->percent;
+		r->measure = "flat";
 		snprintf(buf, len, "a leaf with a symbol: %.1f%% (%" PRIu64
-			 " of %" PRIu64 " samples), --symbolizable %g%%", sym,
-			 s->symbolized, n, c->percent);
-		return sym >= c->percent;
+			 " of %" PRIu64 " samples), --symbolizable %g%%",
+			 r->value, s->symbolized, n, c->percent);
+		r->op[0] = ">=";
+		r->ok = r->value >= c->percent;
+		break;
+	case CHECK_FUNCTION:
+	case CHECK_MAPPING:
+		r->nparts = 0;
+		eval_share(c, s, r);
+		return;
+	}
+	r->holds[0] = r->ok;
+}
+
+/* What check C asserts, in BUF: its line without the measurement. */
+static void
+describe(const struct check *c, char *buf, size_t len)
+{
+	size_t used;
+
+	switch (c->kind) {
+	case CHECK_MIN_SAMPLES:
+		snprintf(buf, len, "--min-samples %" PRIu64, c->n);
+		return;
+	case CHECK_MAX_SAMPLES:
+		snprintf(buf, len, "--max-samples %" PRIu64, c->n);
+		return;
+	case CHECK_PERIOD:
+		snprintf(buf, len, "--period-us %" PRIu64, c->n);
+		return;
+	case CHECK_SYMBOLIZABLE:
+		snprintf(buf, len, "--symbolizable %g%%", c->percent);
+		return;
 	case CHECK_FUNCTION:
 	case CHECK_MAPPING:
 		break;
 	}
-	return eval_share(c, s, buf, len);
+	used = (size_t)snprintf(buf, len, "%s %s, %s",
+				c->kind == CHECK_FUNCTION ? "function"
+							  : "mapping",
+				c->name, c->flat ? "flat" : "cumulative");
+	share_options(c, buf, len, used < len ? used : len);
 }
 
 /* S on stdout as a TAP description: '#' escaped (it starts a
@@ -132,20 +241,20 @@ bool
 checkreport_run(struct report *r, const char *file, const struct profile *p,
 		const struct profstats *s, const struct check *c, size_t n)
 {
-	char text[1024];
-	bool all = true, ok;
+	struct check_result res;
+	bool all = true;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		ok = checkreport_eval(&c[i], p, s, text, sizeof(text));
-		all = all && ok;
+		checkreport_eval(&c[i], p, s, &res);
+		all = all && res.ok;
 		if (r->tap) {
-			tap_line(r, ok, file, text, NULL);
+			tap_line(r, res.ok, file, res.text, NULL);
 		} else if (!r->quiet) {
 			message_put_safe(stdout, file);
 			fputs(": ", stdout);
-			message_put_safe(stdout, text);
-			puts(ok ? ": ok" : ": FAIL");
+			message_put_safe(stdout, res.text);
+			puts(res.ok ? ": ok" : ": FAIL");
 		}
 	}
 	return all;
@@ -160,7 +269,7 @@ checkreport_plan(const struct report *r, unsigned long n)
 
 void
 checkreport_valid(struct report *r, const char *file,
-		  const struct p2g_error *err, size_t n)
+		  const struct p2g_error *err, const struct check *c, size_t n)
 {
 	char text[sizeof(err->msg) + 64];
 	size_t i;
@@ -177,9 +286,10 @@ checkreport_valid(struct report *r, const char *file,
 	else
 		snprintf(text, sizeof(text), "%s", err->msg);
 	tap_line(r, false, file, text, NULL);
-	for (i = 0; i < n; i++)
-		tap_line(r, true, file, "an assertion", "SKIP not a valid "
-			 "profile");
+	for (i = 0; i < n; i++) {
+		describe(&c[i], text, sizeof(text));
+		tap_line(r, true, file, text, "SKIP not a valid profile");
+	}
 }
 
 /* A warning of FMT for FN. */
@@ -199,7 +309,7 @@ emit(void (*fn)(void *, const char *), void *arg, const char *fmt, ...)
 }
 
 void
-checkreport_warnings(const struct profile *p,
+checkreport_warnings(const struct profile *p, bool verbose,
 		     void (*fn)(void *arg, const char *msg), void *arg)
 {
 	struct profcheck_notes n;
@@ -216,7 +326,9 @@ checkreport_warnings(const struct profile *p,
 		emit(fn, arg, "%zu of %zu records share the second frame 0x%"
 		     PRIx64 ": Go pprof removes it", n.second_records,
 		     p->nrecs, n.second_pc);
-	if (n.duplicate_records)
+	/* libprofiler's hash table repeats stacks as it evicts them:
+	 * both pprofs sum them, so only -v tells */
+	if (n.duplicate_records && verbose)
 		emit(fn, arg, "%zu records repeat the stack of an earlier "
 		     "record", n.duplicate_records);
 	if (n.space_paths)
@@ -333,14 +445,14 @@ checkreport_summary(const char *file, const struct profile *p,
 	printf("\n");
 	top = top_flat(s, 5, &ntop);
 	if (ntop > 0) {
-		printf("  top functions (leaf samples):");
+		/* one function a line: names can be long (C++) */
+		printf("  top functions (leaf samples):\n");
 		for (k = 0; k < ntop; k++) {
-			printf(" ");
+			fputs("    ", stdout);
 			message_put_safe(stdout, top[k]->name);
-			printf(" %" PRIu64 " (%.1f%%)", top[k]->flat,
+			printf(" %" PRIu64 " (%.1f%%)\n", top[k]->flat,
 			       profstats_percent(top[k]->flat, s->samples));
 		}
-		printf("\n");
 	}
 	free(top);
 }
@@ -392,13 +504,79 @@ json_warning(void *arg, const char *msg)
 	json_str(msg);
 }
 
+/* The JSON names of the check kinds. */
+static const char *const kind_names[] = {
+	[CHECK_MIN_SAMPLES] = "min_samples",
+	[CHECK_MAX_SAMPLES] = "max_samples",
+	[CHECK_PERIOD] = "period_us",
+	[CHECK_SYMBOLIZABLE] = "symbolizable",
+	[CHECK_FUNCTION] = "function",
+	[CHECK_MAPPING] = "mapping",
+};
+
+/* A number as JSON: integers exactly, others to 4 decimals. */
+static void
+json_num(double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		printf("%.0f", v);
+	else
+		printf("%.4f", v);
+}
+
+/* Check C of P (S its shares) as JSON objects, one per comparison (a
+ * share with --min-share and --max-share is two); *N counts them. */
+static void
+json_check(const struct check *c, const struct profile *p,
+	   const struct profstats *s, size_t *n)
+{
+	struct check_result r;
+	size_t i, k;
+
+	checkreport_eval(c, p, s, &r);
+	for (i = 0; i < r.nparts; i++) {
+		printf("%s{\"kind\":\"%s\",\"name\":", (*n)++ ? "," : "",
+		       kind_names[c->kind]);
+		if (c->name != NULL)
+			json_str(c->name);
+		else
+			printf("null");
+		printf(",\"measure\":");
+		if (r.measure != NULL)
+			printf("\"%s\"", r.measure);
+		else
+			printf("null");
+		printf(",\"operator\":\"%s\",\"value\":", r.op[i]);
+		json_num(r.value);
+		printf(",\"threshold\":");
+		json_num(r.threshold[i]);
+		printf(",\"samples\":%" PRIu64 ",\"total\":%" PRIu64
+		       ",\"verdict\":\"%s\"", r.x, r.total,
+		       r.holds[i] ? "ok" : "fail");
+		if (c->kind == CHECK_FUNCTION || c->kind == CHECK_MAPPING) {
+			printf(",\"known\":%s", r.known ? "true" : "false");
+			if (!r.known) {
+				printf(",\"did_you_mean\":[");
+				for (k = 0; k < r.nclose; k++) {
+					if (k)
+						putchar(',');
+					json_str(r.close[k]);
+				}
+				putchar(']');
+			}
+		}
+		printf(",\"check\":");
+		json_str(r.text);
+		printf(",\"ok\":%s}", r.ok ? "true" : "false");
+	}
+}
+
 void
 checkreport_json(const char *file, const struct profile *p,
 		 const struct profstats *s, const struct p2g_error *err,
-		 int status, const struct check *c, size_t n)
+		 int status, bool verbose, const struct check *c, size_t n)
 {
 	struct facts f;
-	char text[1024];
 	size_t k, nw = 0;
 
 	printf("{\"file\":");
@@ -429,67 +607,186 @@ checkreport_json(const char *file, const struct profile *p,
 	printf(",\"mappings\":");
 	json_entries("path", s->maps, s->nmaps);
 	printf(",\"warnings\":[");
-	checkreport_warnings(p, json_warning, &nw);
+	checkreport_warnings(p, verbose, json_warning, &nw);
 	printf("],\"checks\":[");
-	for (k = 0; k < n; k++) {
-		bool ok = checkreport_eval(&c[k], p, s, text, sizeof(text));
-
-		printf("%s{\"check\":", k ? "," : "");
-		json_str(text);
-		printf(",\"ok\":%s}", ok ? "true" : "false");
-	}
+	for (k = 0, nw = 0; k < n; k++)
+		json_check(&c[k], p, s, &nw);
 	printf("]}\n");
 }
 
+/* The words of the verdicts, of a row and of a comparison. */
+static const char *const row_words[] = {
+	[PROFSTATS_SAME] = "same",
+	[PROFSTATS_DIFFERENT] = "different",
+	[PROFSTATS_UNSURE] = "unsure",
+};
+
+static const char *
+points(double v)
+{
+	return v == 1 ? "point" : "points";
+}
+
 /* --compare's first line, in TEXT. */
-static bool
+static void
 compare_verdict(const char *fa, const char *fb, const struct profile *a,
 		const struct profile *b, const struct profstats_cmp *c,
 		char *text, size_t len)
 {
-	size_t k, over = 0;
+	uint64_t na = profile_samples(a), nb = profile_samples(b);
+	size_t used;
 
-	for (k = 0; k < c->nrows; k++)
-		if (c->rows[k].diff > c->rows[k].allowed)
-			over++;
-	if (c->inexact)
+	if (c->inexact) {
 		snprintf(text, len, "%s and %s: a sum of 2^64-1 or more "
 			 "samples: the shares are not exact", fa, fb);
-	else if (c->equal)
-		snprintf(text, len, "%s and %s: the same shares, %" PRIu64
-			 " and %" PRIu64 " samples, %zu functions and "
-			 "mappings within their tolerance (%zu functions "
-			 "in both)", fa, fb, profile_samples(a),
-			 profile_samples(b), c->nrows, c->nfns_both);
+		return;
+	}
+	switch (c->verdict) {
+	case PROFSTATS_SAME:
+		snprintf(text, len, "%s and %s: the same shares: each of "
+			 "the %zu functions and mappings within %g %s "
+			 "(%g%% confidence), %" PRIu64 " and %" PRIu64
+			 " samples (%zu functions in both)", fa, fb,
+			 c->nrows, c->tolerance, points(c->tolerance),
+			 c->confidence, na, nb, c->nfns_both);
+		return;
+	case PROFSTATS_DIFFERENT:
+		snprintf(text, len, "%s and %s: different shares: %zu of "
+			 "%zu functions and mappings differ, beyond chance "
+			 "and not within %g %s (%g%% confidence), %" PRIu64
+			 " and %" PRIu64 " samples", fa, fb, c->ndifferent,
+			 c->nrows, c->tolerance, points(c->tolerance),
+			 c->confidence, na, nb);
+		return;
+	case PROFSTATS_UNSURE:
+		break;
+	}
+	used = (size_t)snprintf(text, len, "%s and %s: too few samples to "
+				"tell: %" PRIu64 " and %" PRIu64 " samples",
+				fa, fb, na, nb);
+	if (used >= len || c->nunsure == 0)
+		return;
+	used += (size_t)snprintf(text + used, len - used,
+				 " tell from chance only differences of "
+				 "about %.1f points or more; for a tolerance "
+				 "of %g %s", c->detectable, c->tolerance,
+				 points(c->tolerance));
+	if (used >= len)
+		return;
+	if (c->needed > (na < nb ? na : nb))
+		snprintf(text + used, len - used, ", about %" PRIu64
+			 " samples each would be needed (%zu of %zu "
+			 "functions and mappings unsure at %g%% confidence)",
+			 c->needed, c->nunsure, c->nrows, c->confidence);
 	else
-		snprintf(text, len, "%s and %s: different shares, %" PRIu64
-			 " and %" PRIu64 " samples, %zu of %zu functions "
-			 "and mappings beyond their tolerance", fa, fb,
-			 profile_samples(a), profile_samples(b), over,
-			 c->nrows);
-	return c->equal;
+		snprintf(text + used, len - used, ", some share differs by "
+			 "about the tolerance itself (%zu of %zu functions "
+			 "and mappings unsure at %g%% confidence)",
+			 c->nunsure, c->nrows, c->confidence);
+}
+
+/* --compare --json: one object, every row in it. */
+static void
+compare_json(const char *fa, const char *fb, const struct profile *a,
+	     const struct profile *b, const struct profstats_cmp *c,
+	     const char *text)
+{
+	static const char *const words[] = {
+		[PROFSTATS_SAME] = "same",
+		[PROFSTATS_DIFFERENT] = "different",
+		[PROFSTATS_UNSURE] = "too few samples",
+	};
+	size_t k;
+
+	printf("{\"a\":");
+	json_str(fa);
+	printf(",\"b\":");
+	json_str(fb);
+	printf(",\"status\":%d,\"verdict\":\"%s\",\"message\":",
+	       c->inexact || c->verdict == PROFSTATS_DIFFERENT ? 1
+	       : c->verdict == PROFSTATS_UNSURE ? 3 : 0,
+	       c->inexact ? "not exact" : words[c->verdict]);
+	json_str(text);
+	printf(",\"samples_a\":%" PRIu64 ",\"samples_b\":%" PRIu64
+	       ",\"period_us_a\":%" PRIu64 ",\"period_us_b\":%" PRIu64
+	       ",\"tolerance\":", profile_samples(a), profile_samples(b),
+	       a->period_us, b->period_us);
+	json_num(c->tolerance);
+	printf(",\"confidence\":");
+	json_num(c->confidence);
+	printf(",\"tests\":%zu,\"unnamed_a\":%" PRIu64 ",\"unnamed_b\":%"
+	       PRIu64, c->ntests, c->unnamed_a, c->unnamed_b);
+	if (c->verdict == PROFSTATS_UNSURE && c->nunsure > 0) {
+		printf(",\"detectable\":");
+		json_num(c->detectable);
+		printf(",\"needed_samples\":%" PRIu64, c->needed);
+	}
+	printf(",\"rows\":[");
+	for (k = 0; k < c->nrows; k++) {
+		const struct profstats_row *w = &c->rows[k];
+
+		printf("%s{\"kind\":\"%s\",\"name\":", k ? "," : "",
+		       w->mapping ? "mapping" : "function");
+		json_str(w->name);
+		printf(",\"measure\":\"%s\",\"operator\":\"within\","
+		       "\"value\":", w->cum ? "cum" : "flat");
+		json_num(w->diff);
+		printf(",\"low\":");
+		json_num(w->lo);
+		printf(",\"high\":");
+		json_num(w->hi);
+		printf(",\"threshold\":");
+		json_num(c->tolerance);
+		printf(",\"share_a\":");
+		json_num(w->cum ? w->cum_a : w->flat_a);
+		printf(",\"share_b\":");
+		json_num(w->cum ? w->cum_b : w->flat_b);
+		printf(",\"samples_a\":%" PRIu64 ",\"samples_b\":%" PRIu64
+		       ",\"total_a\":%" PRIu64 ",\"total_b\":%" PRIu64
+		       ",\"flat_a\":%" PRIu64 ",\"flat_b\":%" PRIu64
+		       ",\"cum_a\":%" PRIu64 ",\"cum_b\":%" PRIu64
+		       ",\"p_value\":",
+		       w->cum ? w->ncum_a : w->nflat_a,
+		       w->cum ? w->ncum_b : w->nflat_b, profile_samples(a),
+		       profile_samples(b), w->nflat_a, w->nflat_b,
+		       w->ncum_a, w->ncum_b);
+		printf("%.6g", w->p);
+		printf(",\"verdict\":\"%s\"}", row_words[w->verdict]);
+	}
+	printf("]}\n");
+}
+
+/* The heading of the bounds column, in BUF. */
+static const char *
+bounds_head(const struct profstats_cmp *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%g%% bounds", c->confidence);
+	return buf;
 }
 
 void
 checkreport_compare(struct report *r, const char *fa, const char *fb,
 		    const struct profile *a, const struct profile *b,
-		    const struct profstats_cmp *c, double tolerance,
-		    size_t rows)
+		    const struct profstats_cmp *c, bool json, size_t rows)
 {
 	const char *lead = r->tap ? "# " : "";
 	char text[2048];
-	bool same;
+	char bounds[48];
 	size_t k;
 
 	if (r->quiet)
 		return;
-	same = compare_verdict(fa, fb, a, b, c, text, sizeof(text));
+	compare_verdict(fa, fb, a, b, c, text, sizeof(text));
+	if (json) {
+		compare_json(fa, fb, a, b, c, text);
+		return;
+	}
 	if (r->tap) {
 		checkreport_plan(r, 1);
-		r->tap_n++;
-		printf("%sok %lu - ", same ? "" : "not ", r->tap_n);
-		tap_put(text);
-		putchar('\n');
+		tap_line(r, !c->inexact && c->verdict != PROFSTATS_DIFFERENT,
+			 "--compare", text,
+			 !c->inexact && c->verdict == PROFSTATS_UNSURE
+			 ? "SKIP too few samples to tell" : NULL);
 	} else {
 		message_put_safe(stdout, text);
 		putchar('\n');
@@ -500,15 +797,20 @@ checkreport_compare(struct report *r, const char *fa, const char *fb,
 		       b->period_us, fb);
 	if (c->nrows == 0)
 		return;
-	printf("%s  flat A  flat B   cum A   cum B    diff  %s  name\n", lead,
-	       tolerance < 0 ? "allowed" : "tolerance");
+	/* shares to two decimals and the difference with its bounds, so
+	 * that no verdict hides behind rounding */
+	printf("%s  flat A   flat B    cum A    cum B  A-B of      "
+	       "%-20s verdict    name\n", lead, bounds_head(c, bounds,
+						       sizeof(bounds)));
 	for (k = 0; k < c->nrows && k < rows; k++) {
 		const struct profstats_row *w = &c->rows[k];
 
-		printf("%s%7.1f%% %6.1f%% %6.1f%% %6.1f%% %7.1f  %7.1f%s  %s",
-		       lead, w->flat_a, w->flat_b, w->cum_a, w->cum_b,
-		       w->diff, w->allowed, tolerance < 0 ? "" : "  ",
-		       w->diff > w->allowed ? "* " : "");
+		snprintf(bounds, sizeof(bounds), "[%+.2f, %+.2f]", w->lo,
+			 w->hi);
+		printf("%s%7.2f%% %7.2f%% %7.2f%% %7.2f%%  %-4s %+7.2f  %-20s "
+		       "%-10s ", lead, w->flat_a, w->flat_b, w->cum_a,
+		       w->cum_b, w->cum ? "cum" : "flat", w->diff, bounds,
+		       row_words[w->verdict]);
 		if (w->mapping)
 			fputs("mapping ", stdout);
 		message_put_safe(stdout, w->name);

@@ -29,7 +29,7 @@ enum check_kind {
 struct check {
 	enum check_kind kind;
 	const char *name;	/* the function or mapping */
-	bool flat;		/* --flat: leaf samples; else cumulative */
+	bool flat;		/* leaf samples; else cumulative */
 	bool have_min, have_max;	/* --min-share, --max-share */
 	double min_share, max_share;	/* percent */
 	uint64_t n;		/* the samples or period asked for */
@@ -40,13 +40,35 @@ struct check {
 struct report {
 	bool tap;		/* "ok N - ..." lines; else "FILE: ...: ok" */
 	bool quiet;		/* nothing at all */
+	bool verbose;		/* -v: the notes too */
 	unsigned long tap_n;	/* the number of the last TAP line */
 };
 
-/* Whether check C holds for P (S its shares), with the line that says
- * so (without the file name or verdict) in BUF. */
-bool checkreport_eval(const struct check *c, const struct profile *p,
-		      const struct profstats *s, char *buf, size_t len);
+/* The most names an unknown function or mapping is told near. */
+#define CHECK_CLOSE 3
+
+/* What a check measured, and its verdict. */
+struct check_result {
+	bool ok;
+	char text[1024];	/* the line, without file name or verdict */
+	double value;		/* samples, period (us) or share (percent) */
+	uint64_t x, total;	/* samples counted, of all samples */
+	const char *measure;	/* "flat", "cum", or NULL */
+	/* the comparisons: "--min-share" and "--max-share" are two */
+	size_t nparts;
+	const char *op[2];	/* ">=", "<=", "==", ">" */
+	double threshold[2];
+	bool holds[2];
+	/* a function or mapping: whether its name is known, and if not,
+	 * the known names nearest to it */
+	bool known;
+	const char *close[CHECK_CLOSE];
+	size_t nclose;
+};
+
+/* Evaluate check C for P (S its shares) into R. */
+void checkreport_eval(const struct check *c, const struct profile *p,
+		      const struct profstats *s, struct check_result *r);
 
 /* Run the N checks C on FILE's profile P (S its shares) and print a line
  * for each; true if all hold. */
@@ -58,13 +80,16 @@ bool checkreport_run(struct report *r, const char *file,
 void checkreport_plan(const struct report *r, unsigned long n);
 
 /* The TAP line of FILE's validity: ERR is NULL for a valid profile.
- * Then SKIP lines for the N checks that cannot run on an invalid one. */
+ * Then SKIP lines, each naming its check, for the N checks C that
+ * cannot run on an invalid one. */
 void checkreport_valid(struct report *r, const char *file,
-		       const struct p2g_error *err, size_t n);
+		       const struct p2g_error *err, const struct check *c,
+		       size_t n);
 
 /* Call FN(ARG, MESSAGE) for each warning about P: what one pprof or the
- * other mishandles.  Out of memory is said as a warning too. */
-void checkreport_warnings(const struct profile *p,
+ * other mishandles (with VERBOSE, also what both read well: records that
+ * repeat a stack).  Out of memory is said as a warning too. */
+void checkreport_warnings(const struct profile *p, bool verbose,
 			  void (*fn)(void *arg, const char *msg), void *arg);
 
 /* The --summary lines of FILE. */
@@ -73,16 +98,18 @@ void checkreport_summary(const char *file, const struct profile *p,
 
 /* FILE's --json object, on one line: the verdict (ERR, STATUS) of an
  * invalid one (P and S NULL), or the facts, every function and mapping,
- * the warnings and the N checks C of a valid one. */
+ * the warnings (VERBOSE: as for checkreport_warnings()) and the N checks
+ * C of a valid one, one object for each comparison they make. */
 void checkreport_json(const char *file, const struct profile *p,
 		      const struct profstats *s, const struct p2g_error *err,
-		      int status, const struct check *c, size_t n);
+		      int status, bool verbose, const struct check *c,
+		      size_t n);
 
-/* --compare's verdict and table of the largest differences of A and B
- * (their names FA, FB): at most ROWS rows. */
+/* --compare's verdict and table of the differences of A and B (their
+ * names FA, FB): at most ROWS rows, or as JSON with JSON, every row. */
 void checkreport_compare(struct report *r, const char *fa, const char *fb,
 			 const struct profile *a, const struct profile *b,
-			 const struct profstats_cmp *c, double tolerance,
+			 const struct profstats_cmp *c, bool json,
 			 size_t rows);
 
 #endif

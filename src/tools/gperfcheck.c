@@ -20,6 +20,7 @@
 #include "checkreport.h"
 #include "count.h"
 #include "cpuprof.h"
+#include "grow.h"
 #include "gzbuf.h"
 #include "profcheck.h"
 #include "profstats.h"
@@ -34,6 +35,7 @@ enum {
 	OPT_FLAT,
 	OPT_CUM,
 	OPT_BINARIES,
+	OPT_CONFIDENCE,
 };
 
 /* Largest file read into memory; profiles are far smaller. */
@@ -43,7 +45,8 @@ static void
 usage(void)
 {
 	printf("Usage: %s [OPTIONS] FILE...\n"
-"       %s --compare|--compare-stacks [--tolerance P] A B\n"
+"       %s --compare [--tolerance P] [--confidence C] A B\n"
+"       %s --compare-stacks [--tolerance P] A B\n"
 "Check that each FILE is a gperftools CPU profile that Go pprof and\n"
 "google-pprof read as its writer meant: header 0,3,0,period,0 with a\n"
 "period above 0, records with a count and at least one PC, no PC 0, the\n"
@@ -52,7 +55,8 @@ usage(void)
 "first defect of a file is reported as 'FILE: offset 0xHEX: problem'.\n"
 "A gzip-compressed profile is read inflated, as pprof reads it; a heap\n"
 "or contention profile, perl pprof's raw form and a protobuf profile are\n"
-"named as such (exit status 1).\n"
+"named as such, and so is a perf.data file, to convert with perf2gperf\n"
+"(exit status 1).\n"
 "\n"
 "  -d, --dump      print each valid FILE in canonical text form: the\n"
 "                  header, one line per record (count, then the leaf-first\n"
@@ -65,11 +69,15 @@ usage(void)
 "                  verdict (status, error message and offset), or the\n"
 "                  facts of --summary, every function and every mapping\n"
 "                  with flat_samples and cum_samples, the warnings and\n"
-"                  the assertions with their verdicts\n"
+"                  each comparison of each assertion (kind, name,\n"
+"                  measure, operator, value, threshold, samples, total,\n"
+"                  verdict); with --compare, the verdict and every row\n"
 "      --tap       print the checks as TAP: the plan, then a line for\n"
 "                  each FILE's validity and one for each assertion\n"
 "  -q, --quiet     print nothing, not even errors or warnings; use the\n"
 "                  exit status\n"
+"  -v, --verbose   also warn of what both pprofs read well: records\n"
+"                  that repeat a stack (libprofiler writes them)\n"
 "\n"
 "Rules (doc/gperfcheck-rules.md):\n"
 "      --strict         also the gperftools maintainers' rules: the maps\n"
@@ -87,17 +95,22 @@ usage(void)
 "      --expect-function NAME\n"
 "                       a frame in function NAME in some samples (PCs\n"
 "                       symbolized through the maps text and the mapped\n"
-"                       ELF files)\n"
+"                       ELF files); a NAME neither in the profile nor\n"
+"                       among the symbols of those files fails, naming\n"
+"                       the nearest known ones\n"
 "      --expect-mapping PATH\n"
-"                       a frame in the mapping of PATH (a full path, or\n"
-"                       the last part of one) in some samples\n"
+"                       a leaf in the mapping of PATH (a full path, or\n"
+"                       the last part of one) in some samples; a PATH\n"
+"                       the maps text does not have fails\n"
 "      --min-share P    the --expect-* before it: in at least P%% of the\n"
 "                       samples\n"
 "      --max-share P    the --expect-* before it: in at most P%%\n"
 "      --cum            the --expect-* before it counts the samples with\n"
-"                       a frame in it, once each (the default)\n"
+"                       a frame in it, once each (the default for a\n"
+"                       function)\n"
 "      --flat           the --expect-* before it counts the samples whose\n"
-"                       leaf is in it\n"
+"                       leaf is in it (the default for a mapping, as\n"
+"                       perf report --sort dso)\n"
 "      --symbolizable P at least P%% of the samples have a leaf with a\n"
 "                       symbol\n"
 "      --binaries DIR   for the names: look for the profile's files in DIR\n"
@@ -106,28 +119,36 @@ usage(void)
 "Comparison:\n"
 "      --compare        FILE A and FILE B give each function and each\n"
 "                       mapping (by its file name) the same flat and\n"
-"                       cumulative shares, within a tolerance; the\n"
-"                       largest differences are shown as a table\n"
-"      --tolerance P    the shares may differ by P points (default: four\n"
-"                       standard errors of the difference, from the two\n"
-"                       sample counts, and at least 1 point)\n"
+"                       cumulative shares, as far as their samples can\n"
+"                       tell: the same (every difference shown within\n"
+"                       the tolerance), different (one beyond chance and\n"
+"                       not within it) or too few samples to tell (exit\n"
+"                       status 3); a table gives each difference, its\n"
+"                       bounds and its verdict\n"
+"      --tolerance P    the shares may differ by P points (default 8)\n"
+"      --confidence C   the confidence of --compare's verdicts, in\n"
+"                       percent (default 95)\n"
 "      --compare-stacks FILE A and FILE B hold the same stacks with the\n"
 "                       same counts (identical stacks summed) and the\n"
 "                       same period; with --tolerance P, a stack's counts\n"
 "                       may differ by P%% of the larger\n"
 "\n"
 "Warnings, for what one pprof or the other mishandles, never change the\n"
-"exit status: a second frame (nearly) all records share, records that\n"
-"repeat a stack, maps paths with a space or glued to the inode, PCs in\n"
-"no executable mapping.\n"
+"exit status: a second frame (nearly) all records share, maps paths with\n"
+"a space or glued to the inode, PCs in no executable mapping.\n"
 "  -h, --help      print this help and exit\n"
 "  -V, --version   print the version and exit\n"
 "\n"
 "Exit status: 0 every FILE is valid (and passes the assertions; with\n"
 "--compare: A and B agree), 1 some FILE is invalid or unsupported or\n"
-"fails an assertion (A and B differ), 2 trouble (usage, I/O, memory).\n"
+"fails an assertion (A and B differ), 2 trouble (usage, I/O, memory),\n"
+"3 with --compare: too few samples to tell.\n"
 "\n"
-"Report bugs to: %s\n", progname, progname, PACKAGE_BUGREPORT);
+"On Debian, a program linked with libprofiler to write a profile must\n"
+"be linked with -Wl,--no-as-needed -lprofiler, or libprofiler writes\n"
+"none.\n"
+"\n"
+"Report bugs to: %s\n", progname, progname, progname, PACKAGE_BUGREPORT);
 	message_exit(0);
 }
 
@@ -195,14 +216,13 @@ read_file(const char *path, enum cpuprof_mode mode, unsigned char **buf,
 					 MAX_FILE);
 				goto fail;
 			}
-			nb = realloc(b, cap * 2);
+			nb = grow(b, &cap, n + 1, 1, cap);
 			if (nb == NULL) {
 				p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 					 "out of memory");
 				goto fail;
 			}
 			b = nb;
-			cap *= 2;
 		}
 		got = read_full(fd, b + n, cap - n);
 		if (got < 0)
@@ -252,6 +272,10 @@ unwrap(unsigned char **buf, size_t *len, struct p2g_error *err)
 		gz = true;
 		what = cpuprof_neighbour(*buf, *len);
 	}
+	if (what != NULL && strcmp(what, CPUPROF_PERFDATA) == 0)
+		return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
+				"%s%s; convert it with perf2gperf", what,
+				gz ? " (gzip-compressed)" : "");
 	if (what != NULL)
 		return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET, "%s%s",
 				what, gz ? " (gzip-compressed)" : "");
@@ -372,22 +396,49 @@ compare_stacks(const struct profile *a, const struct profile *b,
 	return 1;
 }
 
+/* A warning for --compare when N of the TOTAL samples of NAME have no
+ * function name at their leaf. */
+static void
+unnamed(const char *name, uint64_t n, uint64_t total)
+{
+	if (n > 0)
+		message_warning(name, P2G_NO_OFFSET, "%" PRIu64 " of %" PRIu64
+				" samples have no function name at their "
+				"leaf: --compare sees only their mappings "
+				"(are the mapped files where the maps text "
+				"says? --binaries DIR)", n, total);
+}
+
 /* The rows of --compare's table. */
 #define COMPARE_ROWS 10
 
+/* What the command line asks for. */
+struct options {
+	bool dump, summary, json, compare, compare_stacks;
+	double tolerance;		/* --tolerance, percent; < 0: none */
+	double confidence;		/* --confidence, percent; 0: none */
+	enum cpuprof_mode mode;		/* --strict, --lenient */
+	struct check *checks;		/* the assertions, in order */
+	size_t nchecks;
+	struct report report;		/* --tap, --quiet */
+	const char **binaries;		/* --binaries (malloc'd) */
+	size_t nbinaries;
+};
+
 /* --compare A B: the shares of the functions and mappings (or with
- * STACKS, the stacks), the files also looked for in the NBINARIES
- * directories BINARIES; 0 equal, 1 different, 2 trouble. */
+ * --compare-stacks, the stacks), as OP asks; 0 the same, 1 different, 2
+ * trouble, 3 too few samples to tell. */
 static int
-do_compare(const char *fa, const char *fb, enum cpuprof_mode mode,
-	   double tolerance, bool stacks, const char *const *binaries,
-	   size_t nbinaries, struct report *r)
+do_compare(const char *fa, const char *fb, const struct options *op)
 {
+	enum cpuprof_mode mode = op->mode;
+	double tolerance = op->tolerance;
 	const char *na = display_name(fa), *nb = display_name(fb);
 	struct profstats sa, sb;
 	struct profstats_cmp c;
 	struct profile a, b;
 	unsigned char *ba = NULL, *bb = NULL;
+	struct report r = op->report;
 	int ret;
 
 	profile_init(&a);
@@ -398,20 +449,25 @@ do_compare(const char *fa, const char *fb, enum cpuprof_mode mode,
 	if ((ret = compare_load(fa, mode, &a, &ba)) != 0 ||
 	    (ret = compare_load(fb, mode, &b, &bb)) != 0)
 		goto out;
-	if (stacks) {
+	if (op->compare_stacks) {
 		ret = compare_stacks(&a, &b, na, nb,
 				     tolerance < 0 ? 0 : tolerance);
 		goto out;
 	}
 	ret = 2;
-	if (profstats_compute(&a, binaries, nbinaries, &sa) < 0 ||
-	    profstats_compute(&b, binaries, nbinaries, &sb) < 0 ||
-	    profstats_compare(&sa, &sb, tolerance, &c) < 0) {
+	if (profstats_compute(&a, op->binaries, op->nbinaries, &sa) < 0 ||
+	    profstats_compute(&b, op->binaries, op->nbinaries, &sb) < 0 ||
+	    profstats_compare(&sa, &sb, tolerance, op->confidence, &c) < 0) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		goto out;
 	}
-	checkreport_compare(r, na, nb, &a, &b, &c, tolerance, COMPARE_ROWS);
-	ret = c.equal ? 0 : 1;
+	/* a shift between functions of one file is invisible to the
+	 * mappings alone: say so */
+	unnamed(na, c.unnamed_a, sa.samples);
+	unnamed(nb, c.unnamed_b, sb.samples);
+	checkreport_compare(&r, na, nb, &a, &b, &c, op->json, COMPARE_ROWS);
+	ret = c.inexact || c.verdict == PROFSTATS_DIFFERENT ? 1
+	      : c.verdict == PROFSTATS_UNSURE ? 3 : 0;
 out:
 	profstats_cmp_release(&c);
 	profstats_release(&sa);
@@ -439,18 +495,6 @@ percent(const char *opt, const char *arg)
 			      opt, arg);
 	return v;
 }
-
-/* What the command line asks for. */
-struct options {
-	bool dump, summary, json, compare, compare_stacks;
-	double tolerance;		/* --tolerance, percent; < 0: none */
-	enum cpuprof_mode mode;		/* --strict, --lenient */
-	struct check *checks;		/* the assertions, in order */
-	size_t nchecks;
-	struct report report;		/* --tap, --quiet */
-	const char **binaries;		/* --binaries (malloc'd) */
-	size_t nbinaries;
-};
 
 /* A new assertion of KIND at the end of OP's. */
 static struct check *
@@ -530,7 +574,10 @@ parse_option(int c, char **argv, struct options *op)
 		add_check(op, CHECK_FUNCTION)->name = optarg;
 		break;
 	case 'g':
-		add_check(op, CHECK_MAPPING)->name = optarg;
+		/* as perf report --sort dso: self samples */
+		k = add_check(op, CHECK_MAPPING);
+		k->name = optarg;
+		k->flat = true;
 		break;
 	case 'r':
 		k = bound(op, "--min-share");
@@ -580,6 +627,15 @@ parse_option(int c, char **argv, struct options *op)
 		message_quiet = true;
 		op->report.quiet = true;
 		break;
+	case 'v':
+		op->report.verbose = true;
+		break;
+	case OPT_CONFIDENCE:
+		op->confidence = percent("--confidence", optarg);
+		if (op->confidence < 50 || op->confidence >= 100)
+			message_usage("--confidence: '%s' is not from 50 to "
+				      "100%% (excluded)", optarg);
+		break;
 	case 'h':
 		usage();
 		break;
@@ -621,6 +677,8 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "tolerance", required_argument, NULL, 'T' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -631,7 +689,7 @@ parse_options(int argc, char **argv, struct options *op)
 	op->mode = CPUPROF_DEFAULT;
 	op->tolerance = -1;
 	opterr = 0;	/* our own messages, with our own prefix */
-	while ((c = getopt_long(argc, argv, ":dsqhVm:M:P:CT:SLf:g:r:y:j",
+	while ((c = getopt_long(argc, argv, ":dsqvhVm:M:P:CT:SLf:g:r:y:j",
 				longopts, NULL)) != -1)
 		parse_option(c, argv, op);
 	if (op->json && op->report.tap)
@@ -657,14 +715,17 @@ check_file(const char *file, struct options *op, bool several)
 		ret = p2g_exit_status(err.status);
 		if (!message_quiet)
 			message_error(name, &err);
-		checkreport_valid(&op->report, name, &err, op->nchecks);
+		checkreport_valid(&op->report, name, &err, op->checks,
+				  op->nchecks);
 		if (op->json)
-			checkreport_json(name, NULL, NULL, &err, ret, NULL, 0);
+			checkreport_json(name, NULL, NULL, &err, ret, false,
+					 NULL, 0);
 		goto out;
 	}
 	if (!message_quiet)
-		checkreport_warnings(&p, warn, (void *)name);
-	checkreport_valid(&op->report, name, NULL, 0);
+		checkreport_warnings(&p, op->report.verbose, warn,
+				     (void *)name);
+	checkreport_valid(&op->report, name, NULL, NULL, 0);
 	stats = op->nchecks > 0 || op->summary || op->json;
 	if (stats && profstats_compute(&p, op->binaries, op->nbinaries,
 				       &st) < 0) {
@@ -676,15 +737,16 @@ check_file(const char *file, struct options *op, bool several)
 	}
 	ret = 0;
 	if (op->json) {
+		struct check_result res;
 		size_t i;
-		char text[8];
 
-		for (i = 0; i < op->nchecks; i++)
-			if (!checkreport_eval(&op->checks[i], &p, &st, text,
-					      sizeof(text)))
+		for (i = 0; i < op->nchecks; i++) {
+			checkreport_eval(&op->checks[i], &p, &st, &res);
+			if (!res.ok)
 				ret = 1;
-		checkreport_json(name, &p, &st, NULL, ret, op->checks,
-				 op->nchecks);
+		}
+		checkreport_json(name, &p, &st, NULL, ret, op->report.verbose,
+				 op->checks, op->nchecks);
 	} else if (!checkreport_run(&op->report, name, &p, &st, op->checks,
 				    op->nchecks)) {
 		ret = 1;
@@ -718,9 +780,7 @@ main(int argc, char **argv)
 	if (op.compare) {
 		if (argc - optind != 2)
 			message_usage("--compare takes exactly two FILEs");
-		st = do_compare(argv[optind], argv[optind + 1], op.mode,
-				op.tolerance, op.compare_stacks, op.binaries,
-				op.nbinaries, &op.report);
+		st = do_compare(argv[optind], argv[optind + 1], &op);
 		free(op.checks);
 		free(op.binaries);
 		message_exit(st);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "input.h"
 #include "message.h"
 #include "output.h"
@@ -265,14 +266,13 @@ claim_name(struct output_sink *sink, const char *name,
 					"here; make the pattern tell them "
 					"apart (%%p, %%t)");
 	if (sink->nnames == sink->cap_names) {
-		size_t nc = sink->cap_names ? sink->cap_names * 2 : 64;
-		char **nn = realloc(sink->names, nc * sizeof(*nn));
+		char **nn = grow(sink->names, &sink->cap_names,
+				 sink->nnames + 1, sizeof(*nn), 64);
 
 		if (nn == NULL)
 			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 					"out of memory");
 		sink->names = nn;
-		sink->cap_names = nc;
 	}
 	sink->names[sink->nnames] = strdup(name);
 	if (sink->names[sink->nnames] == NULL)

@@ -131,6 +131,9 @@ usage(void)
 "                       let compressed input (a .gz file, perf record -z)\n"
 "                       inflate to RATIO times its size; 0: no bound\n"
 "                       (default: 1000, far above real recordings)\n"
+"      --queue-size BYTES\n"
+"                       hold at most BYTES of records back to put them in\n"
+"                       time order (default: 16 MiB)\n"
 "\n"
 "Binaries (for unwinding --call-graph dwarf, and for names):\n"
 "      --symfs DIR      look for the binaries, and a relative --vmlinux,\n"
@@ -337,6 +340,11 @@ parse_option(int c, char **argv, struct options *op)
 		op->max_inflate = message_parse_uint("--max-inflate", optarg,
 						     0, UINT64_MAX);
 		break;
+	case 'Q':
+		o->order_bytes = (size_t)message_parse_uint("--queue-size",
+							    optarg, 1,
+							    SIZE_MAX);
+		break;
 	case 'D':
 		op->debuginfod = true;
 		break;
@@ -427,13 +435,6 @@ parse_option(int c, char **argv, struct options *op)
 	}
 }
 
-/*
- * Hooks for the test suite, read from the environment rather than given
- * as options because no user should need them: P2G_UNWIND_LIBDW_ONLY
- * (the rule cache must unwind as libdw does), P2G_NO_THREADS (one
- * thread must convert as two do) and P2G_ORDER_BYTES (a small time order
- * shows what a large input would).
- */
 /* True if PATH starts as an ELF file does. */
 static bool
 is_elf(const char *path)
@@ -448,20 +449,6 @@ is_elf(const char *path)
 	      memcmp(magic, "\177ELF", sizeof(magic)) == 0;
 	fclose(f);
 	return elf;
-}
-
-static void
-read_test_hooks(struct convert_opts *o)
-{
-	const char *v;
-
-	v = getenv("P2G_UNWIND_LIBDW_ONLY");
-	o->unwind_libdw_only = v != NULL && *v != '\0';
-	v = getenv("P2G_NO_THREADS");
-	o->no_threads = v != NULL && *v != '\0';
-	v = getenv("P2G_ORDER_BYTES");
-	if (v != NULL)
-		o->order_bytes = (size_t)strtoull(v, NULL, 10);
 }
 
 /* The checks of the options together and of the arguments ARGV[optind]
@@ -578,6 +565,7 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "progress", no_argument, NULL, 'G' },
 		{ "max-stack", required_argument, NULL, 'M' },
 		{ "max-inflate", required_argument, NULL, 'Z' },
+		{ "queue-size", required_argument, NULL, 'Q' },
 		{ "symfs", required_argument, NULL, 'Y' },
 		{ "binaries", required_argument, NULL, 'b' },
 		{ "vmlinux", required_argument, NULL, 'k' },
@@ -603,7 +591,6 @@ parse_options(int argc, char **argv, struct options *op)
 	if (!op->debuginfod)
 		unsetenv("DEBUGINFOD_URLS");
 	op->conv.debuginfo = op->debuginfod;
-	read_test_hooks(&op->conv);
 	op->conv.home = getenv("HOME");
 	check_arguments(argc, argv, op);
 }

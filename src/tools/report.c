@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "message.h"
 #include "signals.h"
 #include "report.h"
@@ -55,13 +56,12 @@ missing_first(struct report *rp, const char *path)
 		if (strcmp(rp->missing[i], path) == 0)
 			return false;
 	if (rp->nmissing == rp->cap_missing) {
-		size_t nc = rp->cap_missing ? 2 * rp->cap_missing : 16;
-		char **nv = realloc(rp->missing, nc * sizeof(*nv));
+		char **nv = grow(rp->missing, &rp->cap_missing,
+				 rp->nmissing + 1, sizeof(*nv), 16);
 
 		if (nv == NULL)
 			return true;
 		rp->missing = nv;
-		rp->cap_missing = nc;
 	}
 	p = strdup(path);
 	if (p != NULL)

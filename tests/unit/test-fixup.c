@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests of the leaf-copy fixup.  A straightforward port of Go
- * pprof's cpuProfile rewriting (google/pprof profile/legacy_profile.go:
- * up to two removals of a second frame shared by >= N - N/32 records,
- * then removal of pc[1] where it equals pc[0]) that copies and edits real
- * arrays is used as the reference for the library's compact simulation,
+ * pprof's second-frame rules (doc/pprof-readers.md) that copies and edits
+ * real arrays is used as the reference for the library's compact simulation,
  * on hand-made shapes and on random profiles; then every fixup_plan()
  * result must read back as the true stacks through that reference.
  */

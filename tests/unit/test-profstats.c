@@ -6,9 +6,20 @@
  *  - flat and cumulative samples of each mapping, a mapping that recurs
  *    in a stack counted once, the order of the entries;
  *  - a basename that two mappings share counts a sample once;
+ *  - the names known: every mapping of the maps text, by path or file
+ *    name, samples or not; the nearest of those for a name unknown;
+ *  - the normal quantiles the comparison uses, against Python's
+ *    statistics.NormalDist().inv_cdf;
  *  - the comparison: a profile moved elsewhere in memory has the same
- *    shares (tolerance 0); the default tolerance is four standard
- *    errors (28.28 points for 50% of 100 samples against 50% of 100);
+ *    shares (exactly: every difference 0, the bounds within a
+ *    tolerance of 50); 50% of 100 samples against itself is too few
+ *    samples to tell at the default 8 points, with the bounds, the
+ *    smallest detectable difference and the samples needed computed by
+ *    hand (Agresti-Caffo; Bonferroni over 4 tests: 17.49 points; 1016
+ *    samples for 8 points); 80% against 50% of 100 is different, its
+ *    bounds and p-value by hand too; 35% against 50% of 100 (p 0.0317
+ *    for each of 4 tests) is unsure after Holm's correction at 95%,
+ *    different at 80%; 5000 samples a side at 50% are the same;
  *    a total that saturates gives no verdict.
  */
 #include "config.h"
@@ -61,6 +72,36 @@ static const uint64_t three[] = {
 	0,
 };
 
+/* Names known and not, in S of make(three): the mappings of the maps
+ * text, with samples or not; no functions (no file exists). */
+static void
+test_known(const struct profstats *s)
+{
+	const char *close[4];
+	size_t n;
+
+	CHECK(profstats_known(s, true, "libx.so", close, 4, &n) == 1);
+	CHECK_EQ_U64(n, 0);
+	CHECK(profstats_known(s, true, "/a/prog", close, 4, &n) == 1);
+	/* in the maps text, in no sample */
+	CHECK(profstats_known(s, true, "other", close, 4, &n) == 1);
+	CHECK(profstats_known(s, true, "/d/other", close, 4, &n) == 1);
+	CHECK(profstats_known(s, true, "/x/other", close, 4, &n) == 0);
+	CHECK_EQ_U64(n, 1);
+	CHECK(strcmp(close[0], "/d/other") == 0);
+	/* a part of a file name, then an edit away */
+	CHECK(profstats_known(s, true, "libx", close, 4, &n) == 0);
+	CHECK_EQ_U64(n, 1);
+	CHECK(strcmp(close[0], "libx.so") == 0);
+	CHECK(profstats_known(s, true, "porg", close, 4, &n) == 0);
+	CHECK_EQ_U64(n, 1);
+	CHECK(strcmp(close[0], "prog") == 0);
+	CHECK(profstats_known(s, true, "nothing.so", close, 4, &n) == 0);
+	CHECK_EQ_U64(n, 0);
+	CHECK(profstats_known(s, false, "main", close, 4, &n) == 0);
+	CHECK_EQ_U64(n, 0);
+}
+
 static void
 test_entries(void)
 {
@@ -97,6 +138,7 @@ test_entries(void)
 	CHECK_EQ_U64(cum, 6);
 	profstats_function(&s, "main", &flat, &cum);
 	CHECK_EQ_U64(cum, 0);
+	test_known(&s);
 	profstats_release(&s);
 	profile_release(&p);
 }
@@ -108,6 +150,21 @@ test_compare(void)
 	static const uint64_t half[] = {
 		50, 1, 0x400010,
 		50, 1, 0x700010,
+		0,
+	};
+	static const uint64_t skewed[] = {
+		80, 1, 0x400010,
+		20, 1, 0x700010,
+		0,
+	};
+	static const uint64_t fewer[] = {
+		35, 1, 0x400010,
+		65, 1, 0x700010,
+		0,
+	};
+	static const uint64_t many[] = {
+		5000, 1, 0x400010,
+		5000, 1, 0x700010,
 		0,
 	};
 	static const uint64_t huge[] = {
@@ -124,12 +181,20 @@ test_compare(void)
 	make(&b, three, 0x10000000);
 	CHECK(profstats_compute(&a, NULL, 0, &sa) == 0);
 	CHECK(profstats_compute(&b, NULL, 0, &sb) == 0);
-	CHECK(profstats_compare(&sa, &sb, 0, &c) == 0);
-	CHECK(c.equal);
+	CHECK(profstats_compare(&sa, &sb, 50, 0, &c) == 0);
+	CHECK(c.verdict == PROFSTATS_SAME);
 	CHECK(!c.inexact);
+	CHECK(c.tolerance == 50 && c.confidence == PROFSTATS_CONFIDENCE);
 	CHECK_EQ_U64(c.nrows, 2);	/* prog, libx.so */
+	CHECK_EQ_U64(c.ntests, 4);
 	for (i = 0; i < c.nrows; i++)
-		CHECK(c.rows[i].mapping && c.rows[i].diff == 0);
+		CHECK(c.rows[i].mapping && c.rows[i].diff == 0 &&
+		      c.rows[i].verdict == PROFSTATS_SAME);
+	profstats_cmp_release(&c);
+	/* 7 samples: not enough for the default 8 points */
+	CHECK(profstats_compare(&sa, &sb, -1, 0, &c) == 0);
+	CHECK(c.verdict == PROFSTATS_UNSURE);
+	CHECK(c.tolerance == PROFSTATS_TOLERANCE);
 	profstats_cmp_release(&c);
 	profstats_release(&sa);
 	profstats_release(&sb);
@@ -138,20 +203,69 @@ test_compare(void)
 
 	make(&a, half, 0);
 	CHECK(profstats_compute(&a, NULL, 0, &sa) == 0);
-	CHECK(profstats_compare(&sa, &sa, -1, &c) == 0);
-	CHECK(c.equal);
+	CHECK(profstats_compare(&sa, &sa, -1, -1, &c) == 0);
+	CHECK(c.verdict == PROFSTATS_UNSURE);
 	CHECK_EQ_U64(c.nrows, 2);
+	CHECK_EQ_U64(c.nunsure, 2);
 	for (i = 0; i < c.nrows; i++)
-		CHECK(fabs(c.rows[i].allowed - 400 * sqrt(0.25 * 0.02)) <
-		      1e-9);
+		CHECK(fabs(c.rows[i].hi - 1.6448536269514715 * 7.0014004201)
+		      < 1e-6 && c.rows[i].lo == -c.rows[i].hi);
+	CHECK(fabs(c.detectable - 17.48743615793689) < 1e-6);
+	CHECK_EQ_U64(c.needed, 1016);
 	profstats_cmp_release(&c);
+
+	make(&b, skewed, 0);
+	CHECK(profstats_compute(&b, NULL, 0, &sb) == 0);
+	CHECK(profstats_compare(&sb, &sa, -1, -1, &c) == 0);
+	CHECK(c.verdict == PROFSTATS_DIFFERENT);
+	CHECK_EQ_U64(c.ndifferent, 2);
+	CHECK(c.rows[0].verdict == PROFSTATS_DIFFERENT);
+	CHECK(fabs(fabs(c.rows[0].diff) - 30) < 1e-9);
+	/* prog first (functions and then mappings tie; by name) */
+	CHECK(strcmp(c.rows[0].name, "other") == 0 ||
+	      strcmp(c.rows[0].name, "prog") == 0);
+	for (i = 0; i < c.nrows; i++)
+		if (strcmp(c.rows[i].name, "prog") == 0)
+			CHECK(fabs(c.rows[i].lo - 18.938979359691533) < 1e-6 &&
+			      fabs(c.rows[i].hi - 39.884550052073166) < 1e-6 &&
+			      fabs(c.rows[i].p / 3.848401079427086e-06 - 1) <
+				      1e-6);
+	profstats_cmp_release(&c);
+	profstats_release(&sb);
+	profile_release(&b);
+
+	/* 50% against 35% of 100: p = 0.0317 for each of the 4 tests, which
+	 * Holm's first step at 0.05 / 4 does not reject: unsure, not
+	 * different; at 80% confidence (0.2 / 4 = 0.05) different */
+	make(&b, fewer, 0);
+	CHECK(profstats_compute(&b, NULL, 0, &sb) == 0);
+	CHECK(profstats_compare(&sa, &sb, -1, -1, &c) == 0);
+	CHECK(c.verdict == PROFSTATS_UNSURE);
+	for (i = 0; i < c.nrows; i++)
+		CHECK(fabs(c.rows[i].p / 0.031763584086823525 - 1) < 1e-9 &&
+		      c.rows[i].verdict == PROFSTATS_UNSURE);
+	profstats_cmp_release(&c);
+	CHECK(profstats_compare(&sa, &sb, -1, 80, &c) == 0);
+	CHECK(c.verdict == PROFSTATS_DIFFERENT);
+	CHECK_EQ_U64(c.ndifferent, 2);
+	profstats_cmp_release(&c);
+	profstats_release(&sb);
+	profile_release(&b);
+
+	make(&b, many, 0);
+	CHECK(profstats_compute(&b, NULL, 0, &sb) == 0);
+	CHECK(profstats_compare(&sb, &sb, -1, -1, &c) == 0);
+	CHECK(c.verdict == PROFSTATS_SAME);
+	profstats_cmp_release(&c);
+	profstats_release(&sb);
+	profile_release(&b);
 
 	make(&h, huge, 0);
 	CHECK(profstats_compute(&h, NULL, 0, &sh) == 0);
 	CHECK_EQ_U64(sh.samples, UINT64_MAX);
-	CHECK(profstats_compare(&sa, &sh, -1, &c) == 0);
+	CHECK(profstats_compare(&sa, &sh, -1, -1, &c) == 0);
 	CHECK(c.inexact);
-	CHECK(!c.equal);
+	CHECK(c.verdict == PROFSTATS_UNSURE);
 	profstats_cmp_release(&c);
 	profstats_release(&sa);
 	profstats_release(&sh);
@@ -159,9 +273,22 @@ test_compare(void)
 	profile_release(&h);
 }
 
+static void
+test_quantile(void)
+{
+	CHECK(fabs(profstats_normal_quantile(0.975) - 1.9599639845400536) <
+	      1e-9);
+	CHECK(fabs(profstats_normal_quantile(0.95) - 1.6448536269514715) <
+	      1e-9);
+	CHECK(fabs(profstats_normal_quantile(1 - 0.05 / 8) -
+		   2.4977054744123737) < 1e-9);
+	CHECK(fabs(profstats_normal_quantile(0.5)) < 1e-12);
+}
+
 int
 main(void)
 {
+	test_quantile();
 	test_entries();
 	test_compare();
 	return unit_exit();

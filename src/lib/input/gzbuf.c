@@ -6,6 +6,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "grow.h"
 #include "gzbuf.h"
 
 int
@@ -32,7 +33,7 @@ gzbuf_inflate(const unsigned char *in, size_t len, size_t max,
 		}
 		if (b == NULL || n == cap) {
 			if (b != NULL)
-				cap *= 2;
+				cap = grow_cap(cap, grow_add(n, 1), 1, cap);
 			if (cap > max + 1)
 				cap = max + 1;
 			if (b != NULL && n == cap) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "grow.h"
 #include "input.h"
 #include "zstream.h"
 
@@ -255,12 +256,6 @@ input_close(struct input *in)
 		close(in->fd);
 	free(in->buf);
 	free(in);
-}
-
-bool
-input_mapped(const struct input *in)
-{
-	return in->map != NULL;
 }
 
 const unsigned char *
@@ -751,18 +746,13 @@ input_peek(struct input *in, size_t n, size_t *avail, struct p2g_error *err)
 		return in->buf + in->start;
 	}
 	if (n > in->cap) {
-		size_t cap = in->cap;
-
-		while (cap < n)
-			cap *= 2;
-		nb = realloc(in->buf, cap);
+		nb = grow(in->buf, &in->cap, n, 1, n);
 		if (nb == NULL) {
 			p2g_fail(err, P2G_NOMEM, in->buf_off,
 				 "out of memory for a %zu-byte record", n);
 			return NULL;
 		}
 		in->buf = nb;
-		in->cap = cap;
 	}
 	/* Move the unconsumed tail to the front, then fill. */
 	if (in->start > 0) {

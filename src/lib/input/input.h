@@ -116,10 +116,6 @@ uint64_t input_tell(const struct input *in);
 const unsigned char *input_peek(struct input *in, size_t n, size_t *avail,
 				struct p2g_error *err);
 
-/* True if IN is a regular file mapped whole: then the pointers that
- * input_peek() returns stay valid until input_close(). */
-bool input_mapped(const struct input *in);
-
 /* The bytes of a mapped input, all *SIZE of them, or NULL when IN is
  * not mapped.  They stay valid until input_close(); the position within
  * them is input_tell()'s, moved on by input_consume(). */

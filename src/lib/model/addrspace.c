@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "addrspace.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "maptree.h"
 
@@ -165,16 +166,15 @@ new_space(struct addrspace *as, int32_t pid, uint32_t from)
 	struct space *sp;
 
 	if (as->nspaces == as->cap_spaces) {
-		size_t nc = as->cap_spaces ? as->cap_spaces * 2 : 64;
 		struct space *ns;
 
-		if (nc > UINT32_MAX - 1)
+		if (as->nspaces >= UINT32_MAX - 1)
 			return UINT32_MAX;
-		ns = realloc(as->spaces, nc * sizeof(*ns));
+		ns = grow(as->spaces, &as->cap_spaces, as->nspaces + 1,
+			  sizeof(*ns), 64);
 		if (ns == NULL)
 			return UINT32_MAX;
 		as->spaces = ns;
-		as->cap_spaces = nc;
 	}
 	sp = &as->spaces[as->nspaces];
 	memset(sp, 0, sizeof(*sp));
@@ -203,13 +203,12 @@ addrspace_process(struct addrspace *as, int32_t pid)
 	if (sid == UINT32_MAX)
 		return NULL;
 	if (as->nprocs == as->cap_procs) {
-		size_t nc = as->cap_procs ? as->cap_procs * 2 : 64;
-		struct process *np = realloc(as->procs, nc * sizeof(*np));
+		struct process *np = grow(as->procs, &as->cap_procs,
+					  as->nprocs + 1, sizeof(*np), 64);
 
 		if (np == NULL)
 			return NULL;
 		as->procs = np;
-		as->cap_procs = nc;
 	}
 	if (hashtab_reserve(&as->proc_index, as->nprocs + 1) < 0)
 		return NULL;
@@ -235,13 +234,12 @@ get_thread(struct addrspace *as, int32_t tid, bool create)
 	if (!create)
 		return NULL;
 	if (as->nthreads == as->cap_threads) {
-		size_t nc = as->cap_threads ? as->cap_threads * 2 : 64;
-		struct thread *nt = realloc(as->threads, nc * sizeof(*nt));
+		struct thread *nt = grow(as->threads, &as->cap_threads,
+					 as->nthreads + 1, sizeof(*nt), 64);
 
 		if (nt == NULL)
 			return NULL;
 		as->threads = nt;
-		as->cap_threads = nc;
 	}
 	if (hashtab_reserve(&as->thread_index, as->nthreads + 1) < 0)
 		return NULL;
@@ -295,17 +293,15 @@ add_mapping(struct addrspace *as, const struct mapping *m, int32_t pid)
 	struct mapping *dst;
 
 	if (as->nmaps == as->cap_maps) {
-		size_t nc = as->cap_maps ? as->cap_maps * 2 : 64;
 		struct mapping *nm;
 
-		if (nc >= MAPTREE_NIL)
+		if (as->nmaps >= MAPTREE_NIL - 1)
 			return -1;
-		nm = realloc(as->maps, nc * sizeof(*nm));
-
+		nm = grow(as->maps, &as->cap_maps, as->nmaps + 1, sizeof(*nm),
+			  64);
 		if (nm == NULL)
 			return -1;
 		as->maps = nm;
-		as->cap_maps = nc;
 	}
 	dst = &as->maps[as->nmaps];
 	*dst = *m;

@@ -8,6 +8,7 @@
 #include "aggregate.h"
 #include "count.h"
 #include "cursor.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "perf_abi.h"
 
@@ -224,16 +225,15 @@ context_of(struct aggregate *ag, uint32_t sid, int32_t tid, uint32_t *ctx)
 			break;
 	if (i == HASHTAB_NONE) {
 		if (ag->nctxs == ag->cap_ctxs) {
-			size_t nc = ag->cap_ctxs ? ag->cap_ctxs * 2 : 64;
 			struct context *n;
 
-			if (nc >= UINT32_MAX)
+			if (ag->nctxs >= UINT32_MAX - 1)
 				return -1;
-			n = realloc(ag->ctxs, nc * sizeof(*n));
+			n = grow(ag->ctxs, &ag->cap_ctxs, ag->nctxs + 1,
+				 sizeof(*n), 64);
 			if (n == NULL)
 				return -1;
 			ag->ctxs = n;
-			ag->cap_ctxs = nc;
 		}
 		i = (uint32_t)ag->nctxs++;
 		ag->ctxs[i].space = sid;

@@ -7,6 +7,7 @@
 
 #include "cursor.h"
 #include "delivery.h"
+#include "grow.h"
 
 void
 deliveries_init(struct deliveries *d, const struct perfdata *first)
@@ -41,10 +42,12 @@ static bool
 grew(struct deliveries *d, size_t seq, uint64_t value, uint64_t *delta)
 {
 	if (seq >= d->nlast) {
-		size_t nn = seq + 1 > 2 * d->nlast ? seq + 1 : 2 * d->nlast;
-		uint64_t *nl = realloc(d->last, nn * sizeof(*nl));
+		uint64_t *nl = NULL;
+		size_t nn = grow_cap(d->nlast, grow_add(seq, 1), sizeof(*nl),
+				     1);
 
-		if (nl == NULL)
+		if (nn == 0 ||
+		    (nl = grow_realloc(d->last, nn, sizeof(*nl))) == NULL)
 			return false;
 		memset(nl + d->nlast, 0, (nn - d->nlast) * sizeof(*nl));
 		d->last = nl;
@@ -66,12 +69,14 @@ room_for_event(struct deliveries *d, size_t ev)
 
 	if (ev < d->nev)
 		return true;
-	nn = ev + 1 > 2 * d->nev ? ev + 1 : 2 * d->nev;
-	ns = realloc(d->samples, nn * sizeof(*ns));
+	nn = grow_cap(d->nev, grow_add(ev, 1), sizeof(*ns), 1);
+	if (nn == 0)
+		return false;
+	ns = grow_realloc(d->samples, nn, sizeof(*ns));
 	if (ns == NULL)
 		return false;
 	d->samples = ns;
-	nb = realloc(d->sampled_by, nn * sizeof(*nb));
+	nb = grow_realloc(d->sampled_by, nn, sizeof(*nb));
 	if (nb == NULL)
 		return false;
 	d->sampled_by = nb;

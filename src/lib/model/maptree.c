@@ -2,11 +2,14 @@
 /* Persistent search trees of mappings: see maptree.h. */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "maptree.h"
+#include "treap.h"
 
 #define NIL MAPTREE_NIL
 
@@ -41,12 +44,22 @@ maptree_owner_new(struct maptree *mt, uint32_t *owner)
 
 /* ---- nodes ------------------------------------------------------------- */
 
+/* What the treap's functions need: the maptree, the mappings and the
+ * owner of the tree being changed. */
+struct maptree_op {
+	struct maptree *mt;
+	const struct mapping *maps;
+	uint32_t owner;
+};
+
 /* The priority of node T: a hash (splitmix64's) of its mapping's index
  * and the seed, so that the copies of a node agree. */
 static inline uint64_t
-maptree_prio(const struct maptree *mt, uint32_t t)
+maptree_prio(const struct treap *tr, uint32_t t)
 {
-	uint64_t x = mt->seed + mt->nodes[t].map * 0x9e3779b97f4a7c15ULL;
+	const struct maptree_op *op = tr->ctx;
+	uint64_t x = op->mt->seed +
+		     op->mt->nodes[t].map * 0x9e3779b97f4a7c15ULL;
 
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
@@ -55,15 +68,16 @@ maptree_prio(const struct maptree *mt, uint32_t t)
 
 /* Node T's key below K. */
 static inline bool
-maptree_key_below(const struct maptree *mt, const struct mapping *maps,
-		  uint32_t t, const struct maptree_key *k)
+maptree_key_below(const struct treap *tr, uint32_t t, const void *key)
 {
-	const struct maptree_node *n = &mt->nodes[t];
+	const struct maptree_op *op = tr->ctx;
+	const struct maptree_node *n = &op->mt->nodes[t];
+	const struct maptree_key *k = key;
 	uint32_t full;
 
 	if (n->start != k->start)
 		return n->start < k->start;
-	full = maps[n->map].end > n->start;
+	full = op->maps[n->map].end > n->start;
 	if (full != k->full)
 		return full < k->full;
 	return n->map < k->map;
@@ -79,12 +93,11 @@ maptree_reserve(struct maptree *mt, size_t n)
 
 	if (mt->nfree + (mt->cap_nodes - mt->nnodes) >= n)
 		return 0;
-	nc = mt->cap_nodes ? mt->cap_nodes : 64;
-	while (mt->nfree + (nc - mt->nnodes) < n)
-		nc *= 2;
-	if (nc >= NIL)
+	nc = grow_cap(mt->cap_nodes, grow_add(mt->nnodes, n - mt->nfree),
+		      sizeof(*nn), 64);
+	if (nc == 0 || nc >= NIL)
 		return -1;
-	nn = realloc(mt->nodes, nc * sizeof(*nn));
+	nn = grow_realloc(mt->nodes, nc, sizeof(*nn));
 	if (nn == NULL)
 		return -1;
 	mt->nodes = nn;
@@ -99,92 +112,41 @@ maptree_node_new(struct maptree *mt)
 	uint32_t t = mt->free;
 
 	if (t != NIL) {
-		mt->free = mt->nodes[t].left;
+		mt->free = mt->nodes[t].link.left;
 		mt->nfree--;
 		return t;
 	}
 	return (uint32_t)mt->nnodes++;
 }
 
-/* Node T as OWNER may change it: T if it is OWNER's, else a copy. */
+/* Node T as the owner may change it: T if it is the owner's, else a
+ * copy (from the room reserved). */
 static uint32_t
-maptree_node_own(struct maptree *mt, uint32_t t, uint32_t owner)
+maptree_node_own(const struct treap *tr, uint32_t t)
 {
+	const struct maptree_op *op = tr->ctx;
+	struct maptree *mt = op->mt;
 	uint32_t c;
 
-	if (mt->nodes[t].owner == owner)
+	if (mt->nodes[t].owner == op->owner)
 		return t;
 	c = maptree_node_new(mt);
 	mt->nodes[c] = mt->nodes[t];
-	mt->nodes[c].owner = owner;
+	mt->nodes[c].owner = op->owner;
 	return c;
 }
 
-/* ---- subtrees ---------------------------------------------------------- */
-
-/* The nodes on the way from T down to where key K is or would go: the
- * most that splitting T at K copies. */
-static size_t
-maptree_path(const struct maptree *mt, const struct mapping *maps,
-	     uint32_t t, const struct maptree_key *k)
+/* The treap of MT's nodes as they are now, for OP. */
+static struct treap
+maptree_treap(struct maptree_op *op)
 {
-	size_t n = 0;
+	struct treap tr = {
+		op->mt->nodes, sizeof(struct maptree_node),
+		offsetof(struct maptree_node, link), maptree_prio,
+		maptree_node_own, op
+	};
 
-	for (; t != NIL; n++)
-		t = maptree_key_below(mt, maps, t, k) ? mt->nodes[t].right
-						      : mt->nodes[t].left;
-	return n;
-}
-
-/* Subtree T split, for OWNER, into the keys below K (*L) and the others
- * (*R); room for maptree_path() nodes must be there. */
-static void
-maptree_split(struct maptree *mt, const struct mapping *maps, uint32_t owner,
-	      uint32_t t, const struct maptree_key *k, uint32_t *l,
-	      uint32_t *r)
-{
-	uint32_t a, b;
-
-	if (t == NIL) {
-		*l = *r = NIL;
-		return;
-	}
-	t = maptree_node_own(mt, t, owner);
-	if (maptree_key_below(mt, maps, t, k)) {
-		maptree_split(mt, maps, owner, mt->nodes[t].right, k, &a, &b);
-		mt->nodes[t].right = a;
-		*l = t;
-		*r = b;
-	} else {
-		maptree_split(mt, maps, owner, mt->nodes[t].left, k, &a, &b);
-		mt->nodes[t].left = b;
-		*l = a;
-		*r = t;
-	}
-}
-
-/* Subtrees A and B (every key of A below every key of B) as one, for
- * OWNER.  The nodes it changes are the right edge of A and the left edge
- * of B, which are OWNER's after a split (maptree_split() made them so). */
-static uint32_t
-maptree_merge(struct maptree *mt, uint32_t owner, uint32_t a, uint32_t b)
-{
-	uint32_t t;
-
-	if (a == NIL)
-		return b;
-	if (b == NIL)
-		return a;
-	if (maptree_prio(mt, a) >= maptree_prio(mt, b)) {
-		a = maptree_node_own(mt, a, owner);
-		t = maptree_merge(mt, owner, mt->nodes[a].right, b);
-		mt->nodes[a].right = t;
-		return a;
-	}
-	b = maptree_node_own(mt, b, owner);
-	t = maptree_merge(mt, owner, a, mt->nodes[b].left);
-	mt->nodes[b].left = t;
-	return b;
+	return tr;
 }
 
 /* The nodes of subtree T that OWNER owns onto the free list.  Below a
@@ -195,9 +157,9 @@ maptree_free_owned(struct maptree *mt, uint32_t owner, uint32_t t)
 {
 	if (t == NIL || mt->nodes[t].owner != owner)
 		return;
-	maptree_free_owned(mt, owner, mt->nodes[t].left);
-	maptree_free_owned(mt, owner, mt->nodes[t].right);
-	mt->nodes[t].left = mt->free;
+	maptree_free_owned(mt, owner, mt->nodes[t].link.left);
+	maptree_free_owned(mt, owner, mt->nodes[t].link.right);
+	mt->nodes[t].link.left = mt->free;
 	mt->free = t;
 	mt->nfree++;
 }
@@ -208,34 +170,20 @@ uint32_t
 maptree_below(const struct maptree *mt, const struct mapping *maps,
 	      uint32_t root, const struct maptree_key *k)
 {
-	uint32_t t = root, best = NIL;
+	struct maptree_op op = { (struct maptree *)mt, maps, 0 };
+	struct treap tr = maptree_treap(&op);
 
-	while (t != NIL) {
-		if (maptree_key_below(mt, maps, t, k)) {
-			best = t;
-			t = mt->nodes[t].right;
-		} else {
-			t = mt->nodes[t].left;
-		}
-	}
-	return best;
+	return treap_last_below(&tr, root, maptree_key_below, k);
 }
 
 uint32_t
 maptree_from(const struct maptree *mt, const struct mapping *maps,
 	     uint32_t root, const struct maptree_key *k)
 {
-	uint32_t t = root, best = NIL;
+	struct maptree_op op = { (struct maptree *)mt, maps, 0 };
+	struct treap tr = maptree_treap(&op);
 
-	while (t != NIL) {
-		if (maptree_key_below(mt, maps, t, k)) {
-			t = mt->nodes[t].right;
-		} else {
-			best = t;
-			t = mt->nodes[t].left;
-		}
-	}
-	return best;
+	return treap_first_from(&tr, root, maptree_key_below, k);
 }
 
 int
@@ -243,18 +191,23 @@ maptree_drop(struct maptree *mt, const struct mapping *maps,
 	     uint32_t *root, uint32_t owner,
 	     const struct maptree_key *lo, const struct maptree_key *hi)
 {
+	struct maptree_op op = { mt, maps, owner };
+	struct treap tr = maptree_treap(&op);
 	uint32_t a, b, mid, c;
 
 	/* Each split copies at most its path (the second one's, in B, is
 	 * part of HI's in the whole tree); the merges join edges the
 	 * splits copied.  Twice that, to be safe. */
-	if (maptree_reserve(mt, 2 * (maptree_path(mt, maps, *root, lo) +
-				     maptree_path(mt, maps, *root, hi))) < 0)
+	if (maptree_reserve(mt, 2 * (treap_path(&tr, *root, maptree_key_below,
+						lo) +
+				     treap_path(&tr, *root, maptree_key_below,
+						hi))) < 0)
 		return -1;
-	maptree_split(mt, maps, owner, *root, lo, &a, &b);
-	maptree_split(mt, maps, owner, b, hi, &mid, &c);
+	tr = maptree_treap(&op);	/* the nodes may have moved */
+	treap_split(&tr, *root, maptree_key_below, lo, &a, &b);
+	treap_split(&tr, b, maptree_key_below, hi, &mid, &c);
 	maptree_free_owned(mt, owner, mid);
-	*root = maptree_merge(mt, owner, a, c);
+	*root = treap_merge(&tr, a, c);
 	return 0;
 }
 
@@ -264,17 +217,21 @@ maptree_insert(struct maptree *mt, const struct mapping *maps,
 {
 	const struct mapping *m = &maps[map];
 	struct maptree_key k = { m->start, m->end > m->start, map };
+	struct maptree_op op = { mt, maps, owner };
+	struct treap tr = maptree_treap(&op);
 	uint32_t t, l, r;
 
-	if (maptree_reserve(mt, 2 * maptree_path(mt, maps, *root, &k) + 1) < 0)
+	if (maptree_reserve(mt, 2 * treap_path(&tr, *root, maptree_key_below,
+					       &k) + 1) < 0)
 		return -1;
+	tr = maptree_treap(&op);	/* the nodes may have moved */
 	t = maptree_node_new(mt);
 	mt->nodes[t].start = m->start;
 	mt->nodes[t].map = map;
-	mt->nodes[t].left = mt->nodes[t].right = NIL;
+	mt->nodes[t].link.left = mt->nodes[t].link.right = NIL;
 	mt->nodes[t].owner = owner;
-	maptree_split(mt, maps, owner, *root, &k, &l, &r);
-	*root = maptree_merge(mt, owner, maptree_merge(mt, owner, l, t), r);
+	treap_split(&tr, *root, maptree_key_below, &k, &l, &r);
+	*root = treap_merge(&tr, treap_merge(&tr, l, t), r);
 	return 0;
 }
 
@@ -323,12 +280,14 @@ maptree_walk_reserve(struct maptree *mt, size_t n)
 
 	if (n < mt->cap_items)
 		return 0;
-	nc = mt->cap_items ? 2 * mt->cap_items : 64;
-	ni = realloc(mt->items, nc * sizeof(*ni));
+	nc = grow_cap(mt->cap_items, grow_add(n, 1), sizeof(*ni), 64);
+	if (nc == 0)
+		return -1;
+	ni = grow_realloc(mt->items, nc, sizeof(*ni));
 	if (ni == NULL)
 		return -1;
 	mt->items = ni;
-	nl = realloc(mt->listed, nc * sizeof(*nl));
+	nl = grow_realloc(mt->listed, nc, sizeof(*nl));
 	if (nl == NULL)
 		return -1;
 	mt->listed = nl;
@@ -356,7 +315,7 @@ maptree_walk_subtree(struct maptree *mt, const struct mapping *maps,
 		return 0;
 	m = &maps[mt->nodes[t].map];
 	always = m->exec && every(m);
-	l = maptree_walk_subtree(mt, maps, mt->nodes[t].left, mark, every, n);
+	l = maptree_walk_subtree(mt, maps, mt->nodes[t].link.left, mark, every, n);
 	if (l < 0)
 		return -1;
 	if (m->exec && (!seen || always)) {
@@ -367,7 +326,7 @@ maptree_walk_subtree(struct maptree *mt, const struct mapping *maps,
 		mt->items[*n].late = mt->nodes[t].map >= mark;
 		(*n)++;
 	}
-	r = maptree_walk_subtree(mt, maps, mt->nodes[t].right, mark, every, n);
+	r = maptree_walk_subtree(mt, maps, mt->nodes[t].link.right, mark, every, n);
 	if (r < 0)
 		return -1;
 	if (t < mt->cap_seen)

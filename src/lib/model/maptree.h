@@ -3,7 +3,7 @@
  * The mappings of an address space by address, in persistent search
  * trees that many spaces share.
  *
- * A tree is a treap (a search tree that random priorities keep
+ * A tree is a treap (treap.h: a search tree that random priorities keep
  * balanced), so that an MMAP finds the mappings it replaces, and a
  * lookup its mapping, in logarithmic time.  The mappings themselves stay
  * in the caller's array (MAPS below, by index); a node holds an index
@@ -41,15 +41,17 @@
 #include <stdint.h>
 
 #include "addrspace.h"
+#include "treap.h"
 
 /* No node (an empty tree or subtree). */
-#define MAPTREE_NIL UINT32_MAX
+#define MAPTREE_NIL TREAP_NIL
 
 struct maptree_node {
 	uint64_t start;
 	uint32_t map;		/* index into the caller's mappings */
-	uint32_t left, right;	/* nodes, or MAPTREE_NIL; a free node's
-				   next free one is its LEFT */
+	struct treap_links link;	/* nodes, or MAPTREE_NIL; a free
+					   node's next free one is its
+					   link.left */
 	uint32_t owner;		/* the owner that may change it */
 };
 

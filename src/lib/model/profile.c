@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "count.h"
+#include "grow.h"
 #include "profile.h"
 
 void
@@ -27,24 +28,19 @@ profile_release(struct profile *p)
 static int
 reserve_pcs(struct profile *p, uint64_t n)
 {
-	size_t nc;
 	uint64_t *np;
 
 	/* A pool, even for a record of no PCs: its PCs are then at a
 	 * valid address (and NULL means out of memory to callers). */
 	if (n <= p->cap_pcs - p->npcs && p->pcs != NULL)
 		return 0;
-	nc = p->cap_pcs ? p->cap_pcs : 4096;
-	while (nc - p->npcs < n) {
-		if (nc > SIZE_MAX / 16)
-			return -1;
-		nc *= 2;
-	}
-	np = realloc(p->pcs, nc * sizeof(*np));
+	if (n >= SIZE_MAX - p->npcs)
+		return -1;
+	np = grow(p->pcs, &p->cap_pcs, p->npcs + (size_t)n + 1, sizeof(*np),
+		  4096);
 	if (np == NULL)
 		return -1;
 	p->pcs = np;
-	p->cap_pcs = nc;
 	return 0;
 }
 
@@ -52,16 +48,13 @@ static struct profile_record *
 new_record(struct profile *p)
 {
 	if (p->nrecs == p->cap_recs) {
-		size_t nc = p->cap_recs ? p->cap_recs * 2 : 256;
-		struct profile_record *nr;
+		struct profile_record *nr = grow(p->recs, &p->cap_recs,
+						 p->nrecs + 1, sizeof(*nr),
+						 256);
 
-		if (nc > SIZE_MAX / sizeof(*nr))
-			return NULL;
-		nr = realloc(p->recs, nc * sizeof(*nr));
 		if (nr == NULL)
 			return NULL;
 		p->recs = nr;
-		p->cap_recs = nc;
 	}
 	return &p->recs[p->nrecs];
 }

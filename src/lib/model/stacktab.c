@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "count.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "stacktab.h"
 
@@ -199,21 +200,6 @@ same_stack(const struct stacktab *t, const struct stack_entry *e,
 	return true;
 }
 
-/* The room (in items of SIZE bytes) of an array of CAP items, LEN used,
- * doubled until MORE fit (from FIRST when empty); 0 on overflow. */
-static size_t
-doubled(size_t cap, size_t len, size_t more, size_t size, size_t first)
-{
-	size_t nc = cap ? cap : first;
-
-	while (nc - len < more) {
-		if (nc > SIZE_MAX / 2 / size)
-			return 0;
-		nc *= 2;
-	}
-	return nc;
-}
-
 /* The PCs appended to the pool, or packed; the offset of the first in
  * *OFF.  0, or -1 when out of memory or past the limits. */
 static int
@@ -230,14 +216,12 @@ append_pcs(struct stacktab *t, const uint64_t *pcs, uint32_t n, size_t *off)
 		    t->packed_len + most > STACKTAB_MAX_POOL)
 			return -1;
 		if (t->packed_cap - t->packed_len < most) {
-			size_t nc = doubled(t->packed_cap, t->packed_len, most,
-					    4, 16384);
-			uint32_t *np = nc ? realloc(t->packed, nc * 4) : NULL;
+			uint32_t *np = grow(t->packed, &t->packed_cap,
+					    t->packed_len + most, 4, 16384);
 
 			if (np == NULL)
 				return -1;
 			t->packed = np;
-			t->packed_cap = nc;
 		}
 		*off = t->packed_len;
 		t->packed_len = (size_t)(pack_pcs(t->packed + t->packed_len,
@@ -248,13 +232,12 @@ append_pcs(struct stacktab *t, const uint64_t *pcs, uint32_t n, size_t *off)
 	if (t->pool_len + n > STACKTAB_MAX_POOL)
 		return -1;
 	if (t->pool_cap - t->pool_len < n) {
-		size_t nc = doubled(t->pool_cap, t->pool_len, n, 8, 8192);
-		uint64_t *np = nc ? realloc(t->pool, nc * 8) : NULL;
+		uint64_t *np = grow(t->pool, &t->pool_cap, t->pool_len + n, 8,
+				    8192);
 
 		if (np == NULL)
 			return -1;
 		t->pool = np;
-		t->pool_cap = nc;
 	}
 	memcpy(t->pool + t->pool_len, pcs, (size_t)n * 8);
 	*off = t->pool_len;
@@ -438,19 +421,21 @@ stacktab_add_hashed(struct stacktab *t, uint64_t h, uint32_t ev,
 	if (t->nr >= UINT32_MAX - 1)
 		return -1;
 	if (t->nr == t->cap_entries) {
-		size_t nc = t->cap_entries ? t->cap_entries * 2 : 1024;
 		struct stack_entry *ne;
+		size_t nc = grow_cap(t->cap_entries, t->nr + 1, sizeof(*ne),
+				     1024);
 
-		if (nc > SIZE_MAX / sizeof(*ne))
+		if (nc == 0)
 			return -1;
 		if (t->with_periods) {
-			uint64_t *np = realloc(t->periods, nc * sizeof(*np));
+			uint64_t *np = grow_realloc(t->periods, nc,
+						    sizeof(*np));
 
 			if (np == NULL)
 				return -1;
 			t->periods = np;
 		}
-		ne = realloc(t->entries, nc * sizeof(*ne));
+		ne = grow_realloc(t->entries, nc, sizeof(*ne));
 		if (ne == NULL)
 			return -1;
 		t->entries = ne;

@@ -3,14 +3,10 @@
  * DWARF unwinding with libdw: see unwind.h.  The model is perf's own
  * tools/perf/util/unwind-libdw.c, with the Dwfl kept per address space
  * instead of made anew per sample (the cost of a Dwfl is reading the
- * ELF files and their CFI, which every sample of a process shares), and
- * the rule cache of fast_unwind() in front of it: libdw interprets a
- * frame's CFI program and allocates a frame state afresh for every
- * frame of every sample, which made up most of the time.
+ * ELF files and their CFI, which every sample of a process shares).
  */
 #include "config.h"
 
-#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -23,6 +19,7 @@
 #include "buildids.h"
 #include "cursor.h"
 #include "dsofind.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "input.h"
 #include "perf_abi.h"
@@ -51,30 +48,6 @@ struct bin {
 		uint64_t offset, vaddr, filesz, align;
 	} *load;
 	size_t nload;
-	struct rule *rules;	/* the CFI rules met so far */
-	size_t nrules, cap_rules;
-	struct hashtab rule_index;	/* of rules, by address */
-};
-
-/*
- * The CFI rules at one address of a binary, as libdw's dwarf_frame_*
- * give them, when they are of the simple kinds that compiled code uses:
- * CFA = register + offset, and each register undefined, the same as in
- * the callee, saved at CFA + offset, or equal to CFA + offset.  Frames
- * whose rules are anything else are left to libdw's own unwinder.
- */
-#define NREGS_X86_64 17
-#define RA_X86_64 16
-enum reg_rule { RULE_UNKNOWN, RULE_UNDEFINED, RULE_SAME, RULE_AT,
-		RULE_VALUE };
-
-struct rule {
-	uint64_t addr;		/* in the binary's own addresses */
-	bool simple;		/* false: ask libdw */
-	uint8_t cfa_reg;
-	int64_t cfa_off;
-	uint8_t kind[NREGS_X86_64];
-	int64_t off[NREGS_X86_64];
 };
 
 /* A Dwfl and what the callbacks need while one sample is unwound. */
@@ -179,8 +152,6 @@ bin_free(struct bin *b)
 	if (b->fd >= 0)
 		close(b->fd);
 	free(b->load);
-	free(b->rules);
-	hashtab_free(&b->rule_index);
 	free(b);
 }
 
@@ -287,13 +258,12 @@ bin_of(struct unwinder *uw, const struct mapping *m)
 			return b->state > 0 ? b : NULL;
 	}
 	if (uw->nbins == uw->cap_bins) {
-		size_t nc = uw->cap_bins ? 2 * uw->cap_bins : 16;
-		struct bin **nb = realloc(uw->bins, nc * sizeof(*nb));
+		struct bin **nb = grow(uw->bins, &uw->cap_bins, uw->nbins + 1,
+				       sizeof(*nb), 16);
 
 		if (nb == NULL)
 			return NULL;
 		uw->bins = nb;
-		uw->cap_bins = nc;
 	}
 	b = calloc(1, sizeof(*b));
 	if (b == NULL)
@@ -376,14 +346,6 @@ report_module(struct uspace *us, uint64_t pc)
 		return NULL;
 	}
 	us->nmodules++;
-	/* The module's user data names its binary, for the rule cache. */
-	{
-		void **ud;
-
-		if (dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL,
-				     NULL) != NULL)
-			*ud = b;
-	}
 	return mod;
 }
 
@@ -524,13 +486,12 @@ uspace_get(struct unwinder *uw, uint32_t sid)
 	struct uspace *us;
 
 	if (sid >= uw->cap_spaces) {
-		size_t nc = uw->cap_spaces ? uw->cap_spaces : 64;
+		size_t nc = grow_cap(uw->cap_spaces, (size_t)sid + 1,
+				     sizeof(struct uspace *), 64);
 		struct uspace **ns;
 
-		while (nc <= sid)
-			nc *= 2;
-		ns = realloc(uw->spaces, nc * sizeof(*ns));
-		if (ns == NULL)
+		if (nc == 0 ||
+		    (ns = grow_realloc(uw->spaces, nc, sizeof(*ns))) == NULL)
 			return NULL;
 		memset(ns + uw->cap_spaces, 0,
 		       (nc - uw->cap_spaces) * sizeof(*ns));
@@ -699,193 +660,6 @@ unwind_forget(struct unwinder *uw, uint32_t sid)
 	uw->spaces[sid] = NULL;
 }
 
-/* ---- the rule cache ----------------------------------------------------- */
-
-/* Read what libdw says of register REGNO in FRAME into R. */
-static void
-rule_reg(Dwarf_Frame *frame, int regno, struct rule *r)
-{
-	Dwarf_Op mem[3], *ops;
-	size_t nops, i = 0;
-	int64_t off = 0;
-
-	r->kind[regno] = RULE_UNKNOWN;
-	if (dwarf_frame_register(frame, regno, mem, &ops, &nops) != 0)
-		return;		/* libdw leaves such a register unset */
-	if (nops == 0) {
-		if (ops == mem)
-			r->kind[regno] = RULE_UNDEFINED;
-		else if (ops == NULL)
-			r->kind[regno] = RULE_SAME;
-		else
-			r->simple = false;
-		return;
-	}
-	/* CFA [+ offset] [stack_value], as libdw writes offset(N) and
-	 * val_offset(N). */
-	if (ops[i].atom != DW_OP_call_frame_cfa) {
-		r->simple = false;
-		return;
-	}
-	i++;
-	if (i < nops && ops[i].atom == DW_OP_plus_uconst)
-		off = (int64_t)ops[i++].number;
-	if (i < nops && ops[i].atom == DW_OP_stack_value) {
-		i++;
-		r->kind[regno] = RULE_VALUE;
-	} else {
-		r->kind[regno] = RULE_AT;
-	}
-	r->off[regno] = off;
-	if (i != nops)
-		r->simple = false;
-}
-
-/* Work out the rule at ADDR (the binary's own address) from CFI. */
-static void
-rule_make(Dwarf_CFI *cfi, uint64_t addr, struct rule *r)
-{
-	Dwarf_Frame *frame;
-	Dwarf_Op *ops;
-	size_t nops;
-	bool signal;
-	int i;
-
-	memset(r, 0, sizeof(*r));
-	r->addr = addr;
-	if (dwarf_cfi_addrframe(cfi, addr, &frame) != 0)
-		return;
-	r->simple = dwarf_frame_info(frame, NULL, NULL, &signal) ==
-			    RA_X86_64 &&
-		    !signal;
-	if (dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops != 1 ||
-	    ops[0].atom != DW_OP_bregx || ops[0].number >= NREGS_X86_64)
-		r->simple = false;
-	else {
-		r->cfa_reg = (uint8_t)ops[0].number;
-		r->cfa_off = (int64_t)ops[0].number2;
-	}
-	for (i = 0; i < NREGS_X86_64 && r->simple; i++)
-		rule_reg(frame, i, r);
-	free(frame);
-}
-
-/* The rule of B at ADDR, made from CFI the first time.  NULL when out of
- * memory. */
-static const struct rule *
-rule_of(struct bin *b, Dwarf_CFI *cfi, uint64_t addr)
-{
-	struct hashtab_iter it;
-	uint32_t i;
-
-	if (hashtab_reserve(&b->rule_index, b->nrules + 1) < 0)
-		return NULL;
-	for (i = hashtab_probe(&b->rule_index, hashtab_hash64(addr), &it);
-	     i != HASHTAB_NONE; i = hashtab_next(&b->rule_index, &it))
-		if (b->rules[i].addr == addr)
-			return &b->rules[i];
-	if (b->nrules == b->cap_rules) {
-		size_t nc = b->cap_rules ? 2 * b->cap_rules : 64;
-		struct rule *nr = realloc(b->rules, nc * sizeof(*nr));
-
-		if (nr == NULL)
-			return NULL;
-		b->rules = nr;
-		b->cap_rules = nc;
-	}
-	rule_make(cfi, addr, &b->rules[b->nrules]);
-	hashtab_insert(&b->rule_index, &it, (uint32_t)b->nrules);
-	return &b->rules[b->nrules++];
-}
-
-/*
- * Unwind x86_64 code with the cached rules, as libdw's own unwinder
- * would (libdwfl/frame_unwind.c): the same lookups (the IP of the first
- * frame, return address - 1 after it, .eh_frame only), the same rules,
- * the same ends (the return address undefined, unreadable or 0).  1 when
- * done, the frames in us->out; 0 when a frame needs more than the cache
- * has (no binary or CFI for it, rules of other kinds, a register libdw
- * would not know): then libdw unwinds the whole sample; -1 when out of
- * memory.
- */
-static int
-fast_unwind(struct uspace *us, uint64_t ip)
-{
-	uint64_t regs[NREGS_X86_64], next[NREGS_X86_64];
-	uint32_t known = 0, nknown;
-	const struct rule *r;
-	Dwfl_Module *mod;
-	Dwarf_CFI *cfi;
-	Dwarf_Addr bias;
-	uint64_t cfa, pc = ip;
-	void **ud;
-	int i;
-
-	for (i = 0; i < NREGS_X86_64; i++)
-		if (perf_reg(us, (unsigned)x86_64_regs[i], &regs[i]))
-			known |= 1u << i;
-	if (!(known & (1u << 7)))
-		return 0;
-	regs[RA_X86_64] = ip;
-	known |= 1u << RA_X86_64;
-	us->n = 0;
-	for (;;) {
-		Dwarf_Word w;
-
-		us->out[us->n++] = pc;
-		if (us->n >= us->max)
-			return 1;
-		/* The module of the lookup address, reported from the
-		 * mapping of the PC if it is not yet (as frame_cb() does). */
-		mod = dwfl_addrmodule(us->dwfl, us->n == 1 ? pc : pc - 1);
-		if (mod == NULL && report_module(us, pc) != NULL)
-			mod = dwfl_addrmodule(us->dwfl,
-					      us->n == 1 ? pc : pc - 1);
-		if (mod == NULL ||
-		    dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL,
-				     NULL) == NULL || *ud == NULL)
-			return 0;
-		cfi = dwfl_module_eh_cfi(mod, &bias);
-		if (cfi == NULL)
-			return 0;
-		r = rule_of(*ud, cfi, (us->n == 1 ? pc : pc - 1) - bias);
-		if (r == NULL)
-			return -1;
-		if (!r->simple || !(known & (1u << r->cfa_reg)))
-			return 0;
-		cfa = regs[r->cfa_reg] + (uint64_t)r->cfa_off;
-		nknown = 0;
-		for (i = 0; i < NREGS_X86_64; i++) {
-			switch (r->kind[i]) {
-			case RULE_SAME:
-				if (!(known & (1u << i)))
-					continue;
-				next[i] = regs[i];
-				break;
-			case RULE_AT:
-				if (!cb_memory_read(us->dwfl,
-						    cfa + (uint64_t)r->off[i], &w,
-						    us))
-					continue;
-				next[i] = w;
-				break;
-			case RULE_VALUE:
-				next[i] = cfa + (uint64_t)r->off[i];
-				break;
-			default:
-				continue;
-			}
-			nknown |= 1u << i;
-		}
-		/* The caller's PC: the return address, if there is one. */
-		if (!(nknown & (1u << RA_X86_64)) || next[RA_X86_64] == 0)
-			return 1;
-		memcpy(regs, next, sizeof(regs));
-		known = nknown;
-		pc = regs[RA_X86_64];
-	}
-}
-
 int
 unwind_sample(struct unwinder *uw, struct addrspace *as, uint32_t sid,
 	      int32_t pid, int32_t tid, const struct perf_attr *a,
@@ -934,17 +708,6 @@ unwind_sample(struct unwinder *uw, struct addrspace *as, uint32_t sid,
 	us->n = 0;
 	if (report_module(us, ip) == NULL)
 		goto out;
-	if (uw->arch == ARCH_X86_64 && !uw->big_endian && !uw->o.libdw_only) {
-		r = fast_unwind(us, ip);
-		if (r < 0)
-			return -1;
-		if (r > 0) {
-			*n = us->n;
-			*res = UNWIND_DONE;
-			goto out;
-		}
-		us->n = 0;
-	}
 	if (!us->attached) {
 		if (!dwfl_attach_state(us->dwfl, NULL, pid, &thread_cbs, us))
 			goto out;

@@ -42,8 +42,6 @@ struct unwind_opts {
 	bool debuginfo;		/* let libdw look for separate debug files
 				   (and ask debuginfod) when a binary's
 				   own CFI does not cover an address */
-	bool libdw_only;	/* no rule cache: every frame by libdw's
-				   own unwinder (to check the cache) */
 };
 
 /* How the unwinding of one sample went. */

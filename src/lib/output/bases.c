@@ -2,9 +2,11 @@
 /* Where the places of the profile go: see bases.h. */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "bases.h"
+#include "treap.h"
 
 /* Relocated places go from here up, each at a multiple of the step. */
 #define RELOC_BASE64 0x100000000000ULL
@@ -18,76 +20,59 @@ struct range {
 
 /*
  * The address ranges taken, disjoint (touching or overlapping ones
- * merged), in a treap: a binary search tree in the order of the ranges'
- * starts, and a heap in the order of random priorities, which keep it
- * balanced whatever the order the ranges come in.  Finding the first
- * range that ends after an address, and taking a range (split off what
- * it touches, merge back one node), each cost time logarithmic in the
- * number of ranges, so that the layout stays near linear in the places
- * and their segments however many processes there are.  As the ranges
- * are disjoint, their ends are in the order of their starts too.  The
- * nodes are in one array, indexed, NIL for none.
+ * merged), in a treap (treap.h) in the order of the ranges' starts.
+ * Finding the first range that ends after an address, and taking a
+ * range (split off what it touches, merge back one node), each cost time
+ * logarithmic in the number of ranges, so that the layout stays near
+ * linear in the places and their segments however many processes there
+ * are.  As the ranges are disjoint, their ends are in the order of their
+ * starts too.
  */
-#define NIL UINT32_MAX
-
 struct range_node {
 	struct range r;
-	uint32_t left, right, prio;
+	struct treap_links link;
+	uint32_t prio;
 };
 
 struct ranges {
 	struct range_node *v;	/* room for every range ever taken */
 	uint32_t root, n;
 	uint64_t state;		/* for the priorities */
+	struct treap tr;
 };
 
-/* Subtree T split into the ranges that end at or below KEY (*L; with
- * BY_LO, those that start at or below it) and the others (*R). */
-static void
-ranges_split(struct range_node *v, uint32_t t, uint64_t key, bool by_lo,
-	     uint32_t *l, uint32_t *r)
+/* A split of the ranges at VALUE: those that end (BY_LO: start) at or
+ * below it go left. */
+struct range_key {
+	uint64_t value;
+	bool by_lo;
+};
+
+static bool
+range_below(const struct treap *tr, uint32_t t, const void *key)
 {
-	if (t == NIL) {
-		*l = *r = NIL;
-	} else if ((by_lo ? v[t].r.lo : v[t].r.hi) <= key) {
-		*l = t;
-		ranges_split(v, v[t].right, key, by_lo, &v[t].right, r);
-	} else {
-		*r = t;
-		ranges_split(v, v[t].left, key, by_lo, l, &v[t].left);
-	}
+	const struct range_node *v = tr->nodes;
+	const struct range_key *k = key;
+
+	return (k->by_lo ? v[t].r.lo : v[t].r.hi) <= k->value;
 }
 
-static uint32_t
-ranges_merge(struct range_node *v, uint32_t a, uint32_t b)
+static uint64_t
+range_prio(const struct treap *tr, uint32_t t)
 {
-	if (a == NIL)
-		return b;
-	if (b == NIL)
-		return a;
-	if (v[a].prio >= v[b].prio) {
-		v[a].right = ranges_merge(v, v[a].right, b);
-		return a;
-	}
-	v[b].left = ranges_merge(v, a, v[b].left);
-	return b;
+	const struct range_node *v = tr->nodes;
+
+	return v[t].prio;
 }
 
 /* The first range that ends after LO, or NULL. */
 static const struct range *
 ranges_after(const struct ranges *u, uint64_t lo)
 {
-	uint32_t t = u->root, best = NIL;
+	struct range_key k = { lo, false };
+	uint32_t t = treap_first_from(&u->tr, u->root, range_below, &k);
 
-	while (t != NIL) {
-		if (u->v[t].r.hi > lo) {
-			best = t;
-			t = u->v[t].left;
-		} else {
-			t = u->v[t].right;
-		}
-	}
-	return best != NIL ? &u->v[best].r : NULL;
+	return t != TREAP_NIL ? &u->v[t].r : NULL;
 }
 
 /* A range taken that overlaps [LO, HI), or NULL. */
@@ -103,6 +88,7 @@ ranges_overlapping(const struct ranges *u, uint64_t lo, uint64_t hi)
 static void
 ranges_take(struct ranges *u, uint64_t lo, uint64_t hi)
 {
+	struct range_key below_lo = { lo - 1, false }, upto_hi = { hi, true };
 	uint32_t a, b, mid, c, t;
 	uint64_t x;
 
@@ -112,17 +98,15 @@ ranges_take(struct ranges *u, uint64_t lo, uint64_t hi)
 	 * Their nodes are not used again: each range taken makes at most
 	 * one node. */
 	if (lo > 0)
-		ranges_split(u->v, u->root, lo - 1, false, &a, &b);
+		treap_split(&u->tr, u->root, range_below, &below_lo, &a, &b);
 	else
-		a = NIL, b = u->root;
-	ranges_split(u->v, b, hi, true, &mid, &c);
-	if (mid != NIL) {
-		for (t = mid; u->v[t].left != NIL; t = u->v[t].left)
-			;
+		a = TREAP_NIL, b = u->root;
+	treap_split(&u->tr, b, range_below, &upto_hi, &mid, &c);
+	if (mid != TREAP_NIL) {
+		t = treap_end(&u->tr, mid, false);
 		if (u->v[t].r.lo < lo)
 			lo = u->v[t].r.lo;
-		for (t = mid; u->v[t].right != NIL; t = u->v[t].right)
-			;
+		t = treap_end(&u->tr, mid, true);
 		if (u->v[t].r.hi > hi)
 			hi = u->v[t].r.hi;
 	}
@@ -135,9 +119,9 @@ ranges_take(struct ranges *u, uint64_t lo, uint64_t hi)
 	t = u->n++;
 	u->v[t].r.lo = lo;
 	u->v[t].r.hi = hi;
-	u->v[t].left = u->v[t].right = NIL;
+	u->v[t].link.left = u->v[t].link.right = TREAP_NIL;
 	u->v[t].prio = (uint32_t)((x * 0x2545f4914f6cdd1dULL) >> 32);
-	u->root = ranges_merge(u->v, ranges_merge(u->v, a, t), c);
+	u->root = treap_merge(&u->tr, treap_merge(&u->tr, a, t), c);
 }
 
 static int
@@ -277,7 +261,7 @@ bases_assign(struct place *places, size_t nplaces,
 
 	order = malloc((nplaces + 1) * sizeof(*order));
 	used.n = 0;
-	used.root = NIL;
+	used.root = TREAP_NIL;
 	used.state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)&used;
 	nranges = bases_nsegs(places, nplaces) + nplaces + nkernel + 2;
 	used.v = nranges < UINT32_MAX ? malloc(nranges * sizeof(*used.v))
@@ -286,6 +270,9 @@ bases_assign(struct place *places, size_t nplaces,
 		ret = -1;
 		goto out;
 	}
+	used.tr = (struct treap){ used.v, sizeof(*used.v),
+				  offsetof(struct range_node, link),
+				  range_prio, NULL, NULL };
 	for (i = 0; i < nkernel; i++)
 		ranges_take(&used, kernel[i]->start, kernel[i]->end);
 	for (i = 0; i < nplaces; i++)

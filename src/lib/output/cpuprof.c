@@ -167,6 +167,12 @@ cpuprof_neighbour(const unsigned char *buf, size_t len)
 {
 	if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
 		return "gzip-compressed data";
+	/* perf's magic, the u64 "PERFILE2" in the writer's byte order
+	 * (tools/perf/util/header.c), the same in file and pipe mode;
+	 * "PERFFILE" is version 1's */
+	if (starts(buf, len, "PERFILE2") || starts(buf, len, "2ELIFREP") ||
+	    starts(buf, len, "PERFFILE"))
+		return CPUPROF_PERFDATA;
 	if (starts(buf, len, "heap profile:") ||
 	    starts(buf, len, "heap_v2/"))
 		return "a heap profile (text), not a CPU profile";

@@ -62,10 +62,14 @@ int cpuprof_read_mode(const unsigned char *buf, size_t len, struct profile *p,
 int cpuprof_check_start(const unsigned char *buf, size_t len,
 			enum cpuprof_mode mode, struct p2g_error *err);
 
+/* What cpuprof_neighbour() says of a perf.data file (the pointer). */
+#define CPUPROF_PERFDATA "this is a perf.data file"
+
 /*
  * What the LEN bytes at BUF are if they are a neighbouring format rather
- * than a legacy CPU profile (gzip data, a heap or contention profile,
- * perl pprof's raw form, a protobuf profile), or NULL.
+ * than a legacy CPU profile (gzip data, a perf.data file in either byte
+ * order, file or pipe mode, a heap or contention profile, perl pprof's
+ * raw form, a protobuf profile), or NULL.
  */
 const char *cpuprof_neighbour(const unsigned char *buf, size_t len);
 

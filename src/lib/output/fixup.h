@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Keeping pprof from rewriting real stacks.  Go pprof's legacy reader
- * (profile/legacy_profile.go, cpuProfile) removes, up to twice, a second
- * frame shared by at least N - N/32 of the N records, and then drops the
- * second frame of any record whose second PC equals its first.  Both
- * rules were meant for signal-handler artifacts, but real perf stacks
- * trigger them: one hot function called from one place, or a sample that
- * landed on the return address of a recursive call.
+ * Keeping pprof from rewriting real stacks: Go pprof's second-frame rules
+ * (doc/pprof-readers.md) damage real perf stacks.
  *
  * The remedy is to repeat the leaf PC in just the records that would be
  * hit: a repeated leaf is what those rules remove first.  fixup_plan()

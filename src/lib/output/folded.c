@@ -10,6 +10,7 @@
 #include "count.h"
 #include "fdout.h"
 #include "folded.h"
+#include "grow.h"
 #include "hashtab.h"
 
 /* The distinct lines, each NUL-ended in TEXT at off[i], and their
@@ -30,23 +31,14 @@ put(struct lines *l, const char *s, size_t n)
 	if (l->failed)
 		return;
 	if (l->cap - l->len < n) {
-		size_t nc = l->cap ? l->cap : 1 << 16;
-		char *nt;
+		char *nt = grow(l->text, &l->cap, grow_add(l->len, n), 1,
+				1 << 16);
 
-		while (nc - l->len < n) {
-			if (nc > SIZE_MAX / 2) {
-				l->failed = true;
-				return;
-			}
-			nc *= 2;
-		}
-		nt = realloc(l->text, nc);
 		if (nt == NULL) {
 			l->failed = true;
 			return;
 		}
 		l->text = nt;
-		l->cap = nc;
 	}
 	memcpy(l->text + l->len, s, n);
 	l->len += n;
@@ -132,8 +124,9 @@ add_line(struct lines *l, size_t start, uint64_t count)
 			return;
 		}
 	if (l->n == l->cap_lines) {
-		size_t nc = l->cap_lines ? l->cap_lines * 2 : 1024;
-		size_t *no = realloc(l->off, nc * sizeof(*no));
+		size_t nc = grow_cap(l->cap_lines, l->n + 1, sizeof(*l->off),
+				     1024);
+		size_t *no = nc ? grow_realloc(l->off, nc, sizeof(*no)) : NULL;
 		uint64_t *ncnt;
 
 		if (no == NULL) {
@@ -141,7 +134,7 @@ add_line(struct lines *l, size_t start, uint64_t count)
 			return;
 		}
 		l->off = no;
-		ncnt = realloc(l->count, nc * sizeof(*ncnt));
+		ncnt = grow_realloc(l->count, nc, sizeof(*ncnt));
 		if (ncnt == NULL) {
 			l->failed = true;
 			return;

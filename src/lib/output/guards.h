@@ -1,15 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Guard lines: the maps lines that keep Go pprof from giving a frame in
- * no mapping to a file.  Its legacy parser (legacy_profile.go,
- * remapMappingIDs) gives an address that no line covers to the first
- * line with a nonzero offset that has it in [start - offset, start), and
- * lowers that line's start to take it: a return address perf calls
- * [unknown] then counts for the library above it.  A line over the free
- * stretch around such an address, named "[unknown]" as perf names the
- * frame, covers it first; pprof treats a name in brackets as one it
- * cannot symbolize, and google-pprof reads no line without a library's
- * name.
+ * no mapping to the file above it (remapMappingIDs: doc/pprof-readers.md,
+ * "Addresses in no mapping").  A line over the free stretch around such
+ * an address, named "[unknown]" as perf names the frame, covers it first.
  */
 #ifndef P2G_GUARDS_H
 #define P2G_GUARDS_H

@@ -8,8 +8,10 @@
 
 #include "bases.h"
 #include "buildids.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "layout.h"
+#include "mapkind.h"
 #include "mapstext.h"
 
 struct lay {
@@ -36,19 +38,9 @@ struct lay {
 /* Anonymous memory, JIT code and the kernel's special mappings: these
  * belong to their process, whatever their name. */
 static bool
-is_anon(const char *path)
-{
-	return path[0] == '\0' || path[0] == '[' ||
-	       strncmp(path, "//anon", 6) == 0 ||
-	       strncmp(path, "/anon_hugepage", 14) == 0 ||
-	       strncmp(path, "/memfd:", 7) == 0 ||
-	       strncmp(path, "/tmp/perf-", 10) == 0;
-}
-
-static bool
 is_anon_mapping(const struct mapping *m)
 {
-	return is_anon(m->path);
+	return mapkind_is_own(mapping_kind(m->path));
 }
 
 /* The build id of M: its own (MMAP2), else the file's in the header. */
@@ -81,7 +73,7 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 
 	if (l->map_place[mi] != 0)
 		return &l->places[l->map_place[mi] - 1];
-	anon = is_anon(m->path);
+	anon = is_anon_mapping(m);
 	build_id_of(l, m, &bsize, &bid);
 	klen = strlen(m->path) + 2 * 20 + 40;
 	key = malloc(klen);
@@ -118,13 +110,12 @@ place_of(struct lay *l, const struct mapping *m, uint32_t sid)
 		}
 	}
 	if (l->nplaces == l->cap_places) {
-		size_t nc = l->cap_places ? l->cap_places * 2 : 64;
-		struct place *np = realloc(l->places, nc * sizeof(*np));
+		struct place *np = grow(l->places, &l->cap_places,
+					l->nplaces + 1, sizeof(*np), 64);
 
 		if (np == NULL)
 			goto nomem;
 		l->places = np;
-		l->cap_places = nc;
 	}
 	p = &l->places[l->nplaces];
 	memset(p, 0, sizeof(*p));
@@ -157,13 +148,12 @@ add_segment(struct place *p, const struct mapping *m)
 			goto extent;
 		}
 	if (p->nsegs == p->cap_segs) {
-		size_t nc = p->cap_segs ? p->cap_segs * 2 : 4;
-		struct segment *ns = realloc(p->segs, nc * sizeof(*ns));
+		struct segment *ns = grow(p->segs, &p->cap_segs, p->nsegs + 1,
+					  sizeof(*ns), 4);
 
 		if (ns == NULL)
 			return -1;
 		p->segs = ns;
-		p->cap_segs = nc;
 	}
 	p->segs[p->nsegs].pgoff = m->pgoff;
 	p->segs[p->nsegs].len = len;
@@ -190,13 +180,12 @@ note_unmapped(struct lay *l, uint64_t addr, uint32_t depth)
 		if (l->nunmapped > 0 && l->unmapped[l->nunmapped - 1] == a)
 			continue;
 		if (l->nunmapped == l->cap_unmapped) {
-			size_t nc = l->cap_unmapped ? 2 * l->cap_unmapped : 64;
-			uint64_t *nv = realloc(l->unmapped, nc * sizeof(*nv));
+			uint64_t *nv = grow(l->unmapped, &l->cap_unmapped,
+					    l->nunmapped + 1, sizeof(*nv), 64);
 
 			if (nv == NULL)
 				return -1;
 			l->unmapped = nv;
-			l->cap_unmapped = nc;
 		}
 		l->unmapped[l->nunmapped++] = a;
 	}

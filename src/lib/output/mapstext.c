@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "guards.h"
 #include "mapstext.h"
 
@@ -59,16 +60,12 @@ append(struct text *t, const char *fmt, ...)
 	if (n < 0)
 		return -1;
 	if (t->cap - t->len <= (size_t)n) {
-		size_t nc = t->cap > 4096 ? t->cap : 4096;
-		char *nb;
+		char *nb = grow(t->buf, &t->cap,
+				grow_add(t->len, (size_t)n + 1), 1, 4096);
 
-		while (nc - t->len <= (size_t)n)
-			nc *= 2;
-		nb = realloc(t->buf, nc);
 		if (nb == NULL)
 			return -1;
 		t->buf = nb;
-		t->cap = nc;
 	}
 	va_start(ap, fmt);
 	vsnprintf(t->buf + t->len, (size_t)n + 1, fmt, ap);

@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "fdout.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "pprof.h"
 #include "protobuf.h"
@@ -80,13 +81,12 @@ str(struct strings *t, const char *s)
 		if (strcmp(t->v[i], s) == 0)
 			return i;
 	if (t->n == t->cap) {
-		size_t nc = t->cap ? t->cap * 2 : 256;
-		const char **nv = realloc(t->v, nc * sizeof(*nv));
+		const char **nv = grow(t->v, &t->cap, t->n + 1, sizeof(*nv),
+				       256);
 
 		if (nv == NULL)
 			goto fail;
 		t->v = nv;
-		t->cap = nc;
 	}
 	if (t->n >= HASHTAB_NONE - 1)
 		goto fail;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "count.h"
+#include "grow.h"
 #include "profcheck.h"
 #include "stacktab.h"
 
@@ -89,8 +90,7 @@ exec_ranges(const char *maps, size_t *n, size_t *spaces, size_t *glued)
 		    strspn(perms, "-rwxps") == strlen(perms))
 			continue;
 		if (*n == cap) {
-			cap = cap ? cap * 2 : 64;
-			nv = realloc(v, cap * sizeof(*v));
+			nv = grow(v, &cap, *n + 1, sizeof(*v), 64);
 			if (nv == NULL) {
 				free(v);
 				return NULL;
@@ -196,8 +196,8 @@ profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 			n->second_pc = second[i];
 		}
 	}
-	/* Go pprof's rule (legacy_profile.go): a second frame shared by
-	 * at least N - N/32 of the N records is taken for a signal frame */
+	/* Go pprof's and perl pprof's second-frame rules
+	 * (doc/pprof-readers.md) */
 	n->go_strips = p->nrecs > 0 &&
 		       n->second_records >= p->nrecs - p->nrecs / 32;
 	n->perl_strips = p->nrecs > 0 && n->second_records == p->nrecs;

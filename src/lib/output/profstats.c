@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "count.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "profstats.h"
 #include "symbolize.h"
@@ -46,14 +47,15 @@ names_id(struct names *t, const char *name)
 		if (t->hash[i] == h && strcmp(t->v[i].name, name) == 0)
 			return i + 1;
 	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct profstats_entry *nv = realloc(t->v, cap * sizeof(*nv));
+		size_t cap = grow_cap(t->cap, t->n + 1, sizeof(*t->v), 64);
+		struct profstats_entry *nv;
 		uint64_t *nh;
 
-		if (nv == NULL)
+		if (cap == 0 ||
+		    (nv = grow_realloc(t->v, cap, sizeof(*nv))) == NULL)
 			return 0;
 		t->v = nv;
-		nh = realloc(t->hash, cap * sizeof(*nh));
+		nh = grow_realloc(t->hash, cap, sizeof(*nh));
 		if (nh == NULL)
 			return 0;
 		t->hash = nh;
@@ -96,10 +98,10 @@ resolve(const struct profile *p, const char *const *binaries,
 					       binaries, nbinaries);
 	size_t i;
 	uint64_t j;
-	int ret = -1;
 
 	if (sy == NULL)
 		return -1;
+	s->sy = sy;
 	for (i = 0; i < p->nrecs; i++) {
 		const struct profile_record *r = &p->recs[i];
 
@@ -111,16 +113,13 @@ resolve(const struct profile *p, const char *const *binaries,
 			name = symbolizer_lookup(sy, j ? pc - 1 : pc, &path);
 			if (name != NULL &&
 			    (s->pc_fn[k] = names_id(fns, name)) == 0)
-				goto out;
+				return -1;
 			if (path != NULL &&
 			    (s->pc_map[k] = names_id(maps, path)) == 0)
-				goto out;
+				return -1;
 		}
 	}
-	ret = 0;
-out:
-	symbolizer_free(sy);
-	return ret;
+	return 0;
 }
 
 /* Add record R's count to the entries of V its frames are in (IDS: the
@@ -259,6 +258,7 @@ nomem:
 	entries_free(maps.v, maps.n);
 	free(s->pc_fn);
 	free(s->pc_map);
+	symbolizer_free(s->sy);
 	memset(s, 0, sizeof(*s));
 	return -1;
 }
@@ -270,6 +270,7 @@ profstats_release(struct profstats *s)
 	entries_free(s->maps, s->nmaps);
 	free(s->pc_fn);
 	free(s->pc_map);
+	symbolizer_free(s->sy);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -356,66 +357,238 @@ profstats_mapping(const struct profstats *s, const char *path,
 	free(match);
 }
 
+/* The optimal string alignment distance of A and B (edits, adjacent
+ * swaps counted as one), or LIMIT + 1 when it exceeds LIMIT. */
+static size_t
+distance(const char *a, const char *b, size_t limit)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, best, *row[3], *buf;
+	size_t r;
+
+	if ((la > lb ? la - lb : lb - la) > limit)
+		return limit + 1;
+	buf = malloc(3 * (lb + 1) * sizeof(*buf));
+	if (buf == NULL)
+		return limit + 1;
+	for (i = 0; i < 3; i++)
+		row[i] = buf + i * (lb + 1);
+	for (j = 0; j <= lb; j++)
+		row[1][j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t *prev2 = row[0], *prev = row[1], *cur = row[2];
+
+		cur[0] = i;
+		best = cur[0];
+		for (j = 1; j <= lb; j++) {
+			size_t c = a[i - 1] != b[j - 1];
+			size_t v = prev[j - 1] + c;
+
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < v)
+				v = prev2[j - 2] + 1;
+			cur[j] = v;
+			if (v < best)
+				best = v;
+		}
+		row[0] = prev;
+		row[1] = cur;
+		row[2] = prev2;
+		if (best > limit) {
+			free(buf);
+			return limit + 1;
+		}
+	}
+	r = row[1][lb];
+	free(buf);
+	return r > limit ? limit + 1 : r;
+}
+
+/* The search of profstats_known(): the name, whether it was found, and
+ * the closest names so far (by distance, then name). */
+struct nearby {
+	const char *want;
+	bool base;		/* compare the last part of paths */
+	bool found;
+	size_t limit;
+	const char **close;
+	size_t *dist;
+	size_t max, n;
+};
+
+/* symbolizer_each_name() callback: NAME against the one wanted. */
+static int
+consider(void *ctx, const char *name)
+{
+	struct nearby *nb = ctx;
+	const char *key = nb->base ? base_name(name) : name;
+	const char *at = nb->base || !*key ? NULL : strchr(key + 1, '@');
+	size_t d, k, i;
+
+	if (strcmp(key, nb->want) == 0) {
+		nb->found = true;
+		return 1;
+	}
+	/* a versioned symbol ("pthread_create@@GLIBC_2.34") is nearest
+	 * to its name without the version */
+	if (at != NULL && strlen(nb->want) == (size_t)(at - key) &&
+	    strncmp(key, nb->want, (size_t)(at - key)) == 0)
+		d = 0;
+	else
+		d = distance(nb->want, key, nb->limit);
+	/* a part of a file name ("libc" of libc.so.6) is near too */
+	if (d > nb->limit && nb->base && strlen(nb->want) >= 3 &&
+	    strstr(key, nb->want) != NULL)
+		d = nb->limit;
+	if (d > nb->limit || nb->max == 0)
+		return 0;
+	for (i = 0; i < nb->n; i++)
+		if (strcmp(nb->close[i], key) == 0)
+			return 0;
+	for (k = 0; k < nb->n && (nb->dist[k] < d ||
+				  (nb->dist[k] == d &&
+				   strcmp(nb->close[k], key) < 0)); k++)
+		;
+	if (k == nb->max)
+		return 0;
+	if (nb->n < nb->max)
+		nb->n++;
+	for (i = nb->n - 1; i > k; i--) {
+		nb->close[i] = nb->close[i - 1];
+		nb->dist[i] = nb->dist[i - 1];
+	}
+	nb->close[k] = key;
+	nb->dist[k] = d;
+	return 0;
+}
+
+int
+profstats_known(const struct profstats *s, bool mapping, const char *name,
+		const char **close, size_t max, size_t *nclose)
+{
+	const struct profstats_entry *v = mapping ? s->maps : s->fns;
+	size_t i, n = mapping ? s->nmaps : s->nfns;
+	size_t dist[PROFSTATS_CLOSE_MAX];
+	struct nearby nb;
+	int r = 0;
+
+	memset(&nb, 0, sizeof(nb));
+	nb.want = name;
+	nb.base = mapping && strchr(name, '/') == NULL;
+	nb.limit = (strlen(name) + 2) / 4;
+	if (nb.limit < 1)
+		nb.limit = 1;
+	nb.close = close;
+	nb.dist = dist;
+	nb.max = max < PROFSTATS_CLOSE_MAX ? max : PROFSTATS_CLOSE_MAX;
+	for (i = 0; i < n && !nb.found; i++)
+		consider(&nb, v[i].name);
+	if (!nb.found && s->sy != NULL)
+		r = symbolizer_each_name(s->sy, mapping, consider, &nb);
+	*nclose = nb.found ? 0 : nb.n;
+	if (r < 0)
+		return -1;
+	return nb.found ? 1 : 0;
+}
+
 double
 profstats_percent(uint64_t n, uint64_t d)
 {
 	return d ? 100.0 * (double)n / (double)d : 0.0;
 }
 
-/* What two runs of one program stay within: four standard errors of the
- * difference of two shares (pooled, as a percentage P) drawn from NA and
- * NB samples, at least 1 point. */
-static double
-allowance(double pa, double pb, uint64_t na, uint64_t nb)
+double
+profstats_normal_quantile(double q)
 {
-	double p, se;
+	double lo = -40, hi = 40, mid;
+	int i;
 
-	if (na == 0 || nb == 0)
-		return 1.0;
-	p = (pa * (double)na + pb * (double)nb) / 100.0 /
-	    ((double)na + (double)nb);
-	se = sqrt(p * (1 - p) * (1.0 / (double)na + 1.0 / (double)nb));
-	return 400.0 * se > 1.0 ? 400.0 * se : 1.0;
+	/* bisection on the upper tail, which erfc() gives to full
+	 * precision far out: 0.5 erfc(z / sqrt 2) = 1 - q */
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2;
+		if (0.5 * erfc(mid / M_SQRT2) > 1 - q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
 }
 
-static double
-max_d(double a, double b)
-{
-	return a > b ? a : b;
-}
+/* One difference of shares: X of N samples in A, Y of M in B. */
+struct test {
+	double diff;		/* X/N - Y/M, as a fraction */
+	double center, se;	/* Agresti-Caffo: (X+1)/(N+2) - (Y+1)/(M+2) */
+	double p;		/* two-sided p-value of no difference */
+};
 
-/* Fill ROW with the shares FA, CA of NA samples and FB, CB of NB. */
 static void
-fill_row(struct profstats_row *row, uint64_t fa, uint64_t ca, uint64_t na,
-	 uint64_t fb, uint64_t cb, uint64_t nb, double tolerance)
+test_shares(struct test *t, uint64_t x, uint64_t n, uint64_t y, uint64_t m)
 {
-	row->flat_a = profstats_percent(fa, na);
-	row->flat_b = profstats_percent(fb, nb);
-	row->cum_a = profstats_percent(ca, na);
-	row->cum_b = profstats_percent(cb, nb);
-	row->diff = max_d(fabs(row->flat_a - row->flat_b),
-			  fabs(row->cum_a - row->cum_b));
-	if (tolerance >= 0)
-		row->allowed = tolerance;
-	else
-		row->allowed = max_d(allowance(row->flat_a, row->flat_b, na,
-					       nb),
-				     allowance(row->cum_a, row->cum_b, na,
-					       nb));
+	double pa = ((double)x + 1) / ((double)n + 2);
+	double pb = ((double)y + 1) / ((double)m + 2);
+
+	t->diff = (n ? (double)x / (double)n : 0) -
+		  (m ? (double)y / (double)m : 0);
+	t->center = pa - pb;
+	t->se = sqrt(pa * (1 - pa) / ((double)n + 2) +
+		     pb * (1 - pb) / ((double)m + 2));
+	t->p = erfc(fabs(t->center) / t->se / M_SQRT2);
 }
 
-/* Rows beyond their allowance first, then by the difference, largest
- * first; functions before mappings, then by name. */
+/* A row's two tests: flat, cumulative. */
+struct row_tests {
+	struct test t[2];
+};
+
+static int
+cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * The largest p-value that Holm's step-down procedure at ALPHA rejects
+ * among the N p-values of P (sorted in place), or -1 when it rejects
+ * none.
+ */
+static double
+holm(double *p, size_t n, double alpha)
+{
+	double last = -1;
+	size_t i;
+
+	qsort(p, n, sizeof(*p), cmp_double);
+	for (i = 0; i < n; i++) {
+		if (!(p[i] <= alpha / (double)(n - i)))
+			break;
+		last = p[i];
+	}
+	return last;
+}
+
+static const int verdict_rank[] = {
+	[PROFSTATS_DIFFERENT] = 0,
+	[PROFSTATS_UNSURE] = 1,
+	[PROFSTATS_SAME] = 2,
+};
+
+/* Different first, then unsure, then same; then by the difference,
+ * largest first; functions before mappings, then by name. */
 static int
 cmp_row(const void *x, const void *y)
 {
 	const struct profstats_row *a = x, *b = y;
-	bool oa = a->diff > a->allowed, ob = b->diff > b->allowed;
 
-	if (oa != ob)
-		return oa ? -1 : 1;
-	if (a->diff != b->diff)
-		return a->diff > b->diff ? -1 : 1;
+	if (a->verdict != b->verdict)
+		return verdict_rank[a->verdict] - verdict_rank[b->verdict];
+	if (fabs(a->diff) != fabs(b->diff))
+		return fabs(a->diff) > fabs(b->diff) ? -1 : 1;
 	if (a->mapping != b->mapping)
 		return a->mapping ? 1 : -1;
 	return strcmp(a->name, b->name);
@@ -469,11 +642,10 @@ keyed_list(const struct profstats *s, bool maps, size_t *n)
 }
 
 /* Append to C the rows of the keys of A[0..NA) and B[0..NB) (sorted, as
- * keyed_list() makes them) of profiles of SA and SB samples. */
+ * keyed_list() makes them), their samples only. */
 static void
 merge_rows(struct profstats_cmp *c, const struct keyed *a, size_t na,
-	   uint64_t sa, const struct keyed *b, size_t nb, uint64_t sb,
-	   bool mapping, double tolerance)
+	   const struct keyed *b, size_t nb, bool mapping)
 {
 	static const struct keyed none;
 	size_t i = 0, j = 0;
@@ -487,8 +659,10 @@ merge_rows(struct profstats_cmp *c, const struct keyed *a, size_t na,
 
 		row->name = d <= 0 ? a[i].key : b[j].key;
 		row->mapping = mapping;
-		fill_row(row, x->flat, x->cum, sa, y->flat, y->cum, sb,
-			 tolerance);
+		row->nflat_a = x->flat;
+		row->ncum_a = x->cum;
+		row->nflat_b = y->flat;
+		row->ncum_b = y->cum;
 		if (!mapping && d == 0 && x->cum > 0 && y->cum > 0)
 			c->nfns_both++;
 		i += d <= 0;
@@ -496,37 +670,138 @@ merge_rows(struct profstats_cmp *c, const struct keyed *a, size_t na,
 	}
 }
 
+/* The verdict of test T at tolerance TOL (a fraction), bounds +-H
+ * around its center, and the largest p-value Holm rejects, REJECT. */
+static enum profstats_verdict
+test_verdict(const struct test *t, double tol, double h, double reject)
+{
+	if (fabs(t->center) + h <= tol)
+		return PROFSTATS_SAME;
+	if (t->p <= reject)
+		return PROFSTATS_DIFFERENT;
+	return PROFSTATS_UNSURE;
+}
+
+/* Test the shares of every row of C, A and B of NA and NB samples, and
+ * give each row and C their verdicts.  0, or -1 when out of memory. */
+static int
+judge(struct profstats_cmp *c, uint64_t na, uint64_t nb)
+{
+	double alpha = 1 - c->confidence / 100, tol = c->tolerance / 100;
+	double z = profstats_normal_quantile(1 - alpha), reject, worst = 0;
+	struct row_tests *rt = calloc(c->nrows + 1, sizeof(*rt));
+	double *ps = calloc(2 * c->nrows + 1, sizeof(*ps));
+	size_t k, m;
+
+	if (rt == NULL || ps == NULL) {
+		free(rt);
+		free(ps);
+		return -1;
+	}
+	for (k = 0; k < c->nrows; k++) {
+		const struct profstats_row *w = &c->rows[k];
+
+		test_shares(&rt[k].t[0], w->nflat_a, na, w->nflat_b, nb);
+		test_shares(&rt[k].t[1], w->ncum_a, na, w->ncum_b, nb);
+		ps[2 * k] = rt[k].t[0].p;
+		ps[2 * k + 1] = rt[k].t[1].p;
+	}
+	c->ntests = 2 * c->nrows;
+	reject = holm(ps, c->ntests, alpha);
+	for (k = 0; k < c->nrows; k++) {
+		struct profstats_row *w = &c->rows[k];
+		enum profstats_verdict v[2];
+		const struct test *t;
+		size_t pick;
+
+		for (m = 0; m < 2; m++)
+			v[m] = test_verdict(&rt[k].t[m], tol,
+					    z * rt[k].t[m].se, reject);
+		if (v[0] != v[1])
+			pick = verdict_rank[v[1]] < verdict_rank[v[0]];
+		else
+			pick = fabs(rt[k].t[1].diff) > fabs(rt[k].t[0].diff);
+		t = &rt[k].t[pick];
+		w->cum = pick == 1;
+		w->verdict = v[pick];
+		w->diff = 100 * t->diff;
+		w->lo = 100 * (t->center - z * t->se);
+		w->hi = 100 * (t->center + z * t->se);
+		w->p = t->p;
+		w->flat_a = profstats_percent(w->nflat_a, na);
+		w->flat_b = profstats_percent(w->nflat_b, nb);
+		w->cum_a = profstats_percent(w->ncum_a, na);
+		w->cum_b = profstats_percent(w->ncum_b, nb);
+		if (w->verdict == PROFSTATS_DIFFERENT)
+			c->ndifferent++;
+		if (w->verdict != PROFSTATS_UNSURE)
+			continue;
+		c->nunsure++;
+		for (m = 0; m < 2; m++)
+			if (rt[k].t[m].se > worst)
+				worst = rt[k].t[m].se;
+	}
+	c->verdict = c->ndifferent ? PROFSTATS_DIFFERENT
+		     : c->nunsure || na == 0 || nb == 0 ? PROFSTATS_UNSURE
+		     : PROFSTATS_SAME;
+	if (c->nunsure > 0) {
+		/* the share of the least certain test, p (1 - p) from its
+		 * standard error, and the count n at which bounds z se(n)
+		 * leave room for a difference of z2 se(n) by chance (at
+		 * the two-sided confidence) within the tolerance */
+		double zc = profstats_normal_quantile(
+			1 - alpha / 2 / (double)c->ntests);
+		double z2 = profstats_normal_quantile(1 - alpha / 2);
+		double n2 = (double)(na < nb ? na : nb) + 2, pq, need;
+
+		c->detectable = 100 * zc * worst;
+		pq = worst * worst * n2 / 2;
+		need = tol > 0 ? 2 * pq * ((z + z2) / tol) * ((z + z2) / tol)
+			       : INFINITY;
+		c->needed = need < 1e18 ? (uint64_t)ceil(need) : UINT64_MAX;
+	}
+	free(rt);
+	free(ps);
+	return 0;
+}
+
 int
 profstats_compare(const struct profstats *a, const struct profstats *b,
-		  double tolerance, struct profstats_cmp *c)
+		  double tolerance, double confidence,
+		  struct profstats_cmp *c)
 {
 	size_t k, n[4], max = a->nfns + b->nfns + a->nmaps + b->nmaps;
 	struct keyed *t[4];
 	int ret = -1;
 
 	memset(c, 0, sizeof(*c));
+	c->tolerance = tolerance < 0 ? PROFSTATS_TOLERANCE : tolerance;
+	c->confidence = confidence <= 0 ? PROFSTATS_CONFIDENCE : confidence;
 	t[0] = keyed_list(a, false, &n[0]);
 	t[1] = keyed_list(b, false, &n[1]);
 	t[2] = keyed_list(a, true, &n[2]);
 	t[3] = keyed_list(b, true, &n[3]);
 	c->rows = calloc(max + 1, sizeof(*c->rows));
 	if (c->rows == NULL || t[0] == NULL || t[1] == NULL || t[2] == NULL ||
-	    t[3] == NULL) {
-		profstats_cmp_release(c);
-		goto out;
-	}
+	    t[3] == NULL)
+		goto fail;
 	c->nfns_a = a->nfns;
 	c->nfns_b = b->nfns;
-	merge_rows(c, t[0], n[0], a->samples, t[1], n[1], b->samples, false,
-		   tolerance);
-	merge_rows(c, t[2], n[2], a->samples, t[3], n[3], b->samples, true,
-		   tolerance);
-	qsort(c->rows, c->nrows, sizeof(*c->rows), cmp_row);
+	c->unnamed_a = a->samples - a->symbolized;
+	c->unnamed_b = b->samples - b->symbolized;
+	merge_rows(c, t[0], n[0], t[1], n[1], false);
+	merge_rows(c, t[2], n[2], t[3], n[3], true);
 	c->inexact = count_saturated(a->samples) ||
 		     count_saturated(b->samples);
-	c->equal = !c->inexact &&
-		   (c->nrows == 0 || !(c->rows[0].diff > c->rows[0].allowed));
+	if (judge(c, a->samples, b->samples) < 0)
+		goto fail;
+	qsort(c->rows, c->nrows, sizeof(*c->rows), cmp_row);
+	if (c->inexact)
+		c->verdict = PROFSTATS_UNSURE;
 	ret = 0;
+	goto out;
+fail:
+	profstats_cmp_release(c);
 out:
 	for (k = 0; k < 4; k++)
 		free(t[k]);

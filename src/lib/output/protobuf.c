@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "protobuf.h"
 
 /* Wire types. */
@@ -33,28 +34,18 @@ protobuf_release(struct protobuf *b)
 static bool
 room(struct protobuf *b, size_t n)
 {
-	size_t cap;
 	unsigned char *nb;
 
 	if (b->failed)
 		return false;
 	if (b->cap - b->len >= n)
 		return true;
-	cap = b->cap ? b->cap : 4096;
-	while (cap - b->len < n) {
-		if (cap > SIZE_MAX / 2) {
-			b->failed = true;
-			return false;
-		}
-		cap *= 2;
-	}
-	nb = realloc(b->buf, cap);
+	nb = grow(b->buf, &b->cap, grow_add(b->len, n), 1, 4096);
 	if (nb == NULL) {
 		b->failed = true;
 		return false;
 	}
 	b->buf = nb;
-	b->cap = cap;
 	return true;
 }
 

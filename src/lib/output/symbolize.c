@@ -184,3 +184,27 @@ symbolizer_lookup(struct symbolizer *s, uint64_t addr, const char **path)
 	/* the symbol's own function comes last, after inlined ones */
 	return n > 0 ? f[n - 1].function : NULL;
 }
+
+int
+symbolizer_each_name(struct symbolizer *s, bool paths,
+		     int (*fn)(void *ctx, const char *name), void *ctx)
+{
+	size_t i, j;
+	int r;
+
+	for (i = 0; i < s->nmaps; i++) {
+		const struct sym_dso *d = &s->maps[i].dso;
+
+		/* a file mapped several times, once */
+		for (j = 0; j < i; j++)
+			if (strcmp(s->maps[j].dso.path, d->path) == 0)
+				break;
+		if (j < i)
+			continue;
+		r = paths ? fn(ctx, d->path)
+			  : symbols_each_name(s->sym, d, fn, ctx);
+		if (r != 0)
+			return r;
+	}
+	return 0;
+}

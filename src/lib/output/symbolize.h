@@ -8,6 +8,7 @@
 #ifndef P2G_SYMBOLIZE_H
 #define P2G_SYMBOLIZE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,5 +30,14 @@ void symbolizer_free(struct symbolizer *s);
  */
 const char *symbolizer_lookup(struct symbolizer *s, uint64_t addr,
 			      const char **path);
+
+/*
+ * Call FN(CTX, NAME) for each symbol of each file the maps text names
+ * (each path once), then, with PATHS, for each of those paths instead,
+ * until FN returns nonzero.  Returns what FN last returned, or -1 when
+ * out of memory.  NAME lives as long as S.
+ */
+int symbolizer_each_name(struct symbolizer *s, bool paths,
+			 int (*fn)(void *ctx, const char *name), void *ctx);
 
 #endif

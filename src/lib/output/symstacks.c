@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert.h"
+#include "grow.h"
 #include "hashtab.h"
+#include "mapkind.h"
 #include "offcpu.h"
 #include "symstacks.h"
 
@@ -40,34 +41,26 @@ hash_str(uint64_t h, const char *s)
 	return h;
 }
 
-/* A pid or tid without the input's number above it (convert.h). */
+/* A pid or tid without the input's number above it. */
 static int32_t
 real_id(const struct symstacks_in *in, int32_t id)
 {
-	return in->real_pids && id >= 0 ? id & ((1 << CONVERT_PID_BITS) - 1)
-					: id;
+	return in->pid_bits && id >= 0 ? id & ((1 << in->pid_bits) - 1) : id;
 }
 
 /* Grow *V (of elements SIZE, room *CAP) to hold N.  0, or -1. */
 static int
-grow(void *v, size_t *cap, size_t n, size_t size)
+room(void *v, size_t *cap, size_t n, size_t size)
 {
 	void **pv = v;
-	size_t nc;
 	void *nv;
 
 	if (n <= *cap)
 		return 0;
-	nc = *cap ? *cap * 2 : 64;
-	while (nc < n)
-		nc *= 2;
-	if (nc > SIZE_MAX / size)
-		return -1;
-	nv = realloc(*pv, nc * size);
+	nv = grow(*pv, cap, n, size, 64);
 	if (nv == NULL)
 		return -1;
 	*pv = nv;
-	*cap = nc;
 	return 0;
 }
 
@@ -129,10 +122,7 @@ map_index(struct build *b, const struct mapping *m, bool kernel,
 	/* Anonymous memory is the process's own: JIT code is named from
 	 * its /tmp/perf-PID.map. */
 	k.pid = -1;
-	if (!kernel && m->pid >= 0 &&
-	    (strncmp(m->path, "//anon", 6) == 0 || m->path[0] == '[' ||
-	     strncmp(m->path, "/tmp/perf-", 10) == 0 ||
-	     strncmp(m->path, "/memfd:", 7) == 0))
+	if (!kernel && m->pid >= 0 && mapkind_is_own(mapping_kind(m->path)))
 		k.pid = real_id(b->in, m->pid);
 	build_id_of(b->in->info, m, m->path, &k.build_id, &k.build_id_size);
 	h = map_hash(&k);
@@ -153,7 +143,7 @@ map_index(struct build *b, const struct mapping *m, bool kernel,
 	}
 	if (i == HASHTAB_NONE) {
 		if (ss->nmaps >= HASHTAB_NONE - 1 ||
-		    grow(&ss->maps, &b->cap_maps, ss->nmaps + 1,
+		    room(&ss->maps, &b->cap_maps, ss->nmaps + 1,
 			 sizeof(*ss->maps)) < 0)
 			return -1;
 		i = (uint32_t)ss->nmaps;
@@ -161,7 +151,7 @@ map_index(struct build *b, const struct mapping *m, bool kernel,
 		hashtab_insert(&b->by_content, &it, i);
 	}
 	if (b->nmet >= HASHTAB_NONE - 1 ||
-	    grow(&b->met, &b->cap_met, b->nmet + 1, sizeof(*b->met)) < 0)
+	    room(&b->met, &b->cap_met, b->nmet + 1, sizeof(*b->met)) < 0)
 		return -1;
 	b->met[b->nmet].m = m;
 	b->met[b->nmet].map = i;
@@ -241,7 +231,7 @@ location(struct build *b, uint32_t map, uint64_t pc, bool unwound,
 			return 0;
 		}
 	if (ss->nlocs >= HASHTAB_NONE - 1 ||
-	    grow(&ss->locs, &b->cap_locs, ss->nlocs + 1,
+	    room(&ss->locs, &b->cap_locs, ss->nlocs + 1,
 		 sizeof(*ss->locs)) < 0)
 		return -1;
 	i = (uint32_t)ss->nlocs++;
@@ -283,7 +273,7 @@ function(struct build *b, const char *name, const char *file,
 			return 0;
 		}
 	if (ss->nfuncs >= HASHTAB_NONE - 1 ||
-	    grow(&ss->funcs, &b->cap_funcs, ss->nfuncs + 1,
+	    room(&ss->funcs, &b->cap_funcs, ss->nfuncs + 1,
 		 sizeof(*ss->funcs)) < 0)
 		return -1;
 	i = (uint32_t)ss->nfuncs++;
@@ -330,7 +320,7 @@ name_location(struct build *b, struct ss_location *l)
 		if (name == NULL)
 			continue;
 		if (function(b, name, fr[i].file, &f) < 0 ||
-		    grow(&ss->lines, &b->cap_lines, ss->nlines + 1,
+		    room(&ss->lines, &b->cap_lines, ss->nlines + 1,
 			 sizeof(*ss->lines)) < 0)
 			return -1;
 		ss->lines[ss->nlines].func = f;
@@ -364,10 +354,8 @@ main_first(struct symstacks *ss)
 		const char *p = ss->maps[i].path;
 		const char *base = strrchr(p, '/');
 
-		if (p[0] == '/' && p[1] != '/' && !ss->maps[i].kernel &&
-		    strstr(base, ".so") == NULL &&
-		    strncmp(p, "/tmp/perf-", 10) != 0 &&
-		    strncmp(p, "/memfd:", 7) != 0)
+		if (p[0] == '/' && mapping_kind(p) == MAPKIND_FILE &&
+		    !ss->maps[i].kernel && strstr(base, ".so") == NULL)
 			break;
 	}
 	if (i == 0 || i == ss->nmaps)

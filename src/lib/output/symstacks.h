@@ -97,8 +97,9 @@ struct symstacks_in {
 	struct stacktab *tab;	/* unpacked */
 	const struct perf_header_info *info;	/* build ids, or NULL */
 	struct symbols *sym;
-	bool real_pids;		/* pids carry an input's number above
-				   CONVERT_PID_BITS: take it off */
+	unsigned pid_bits;	/* 0, or: pids carry an input's number
+				   above their low PID_BITS bits (the
+				   pipeline's convert.h): take it off */
 	bool unwound;		/* the user frames after the first were
 				   found by DWARF unwinding */
 };

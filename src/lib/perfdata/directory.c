@@ -198,11 +198,8 @@ directory_next(struct perfdata *pd, struct perf_record *rec,
 					 pt->name);
 			return r;
 		}
-		if (r == 0) {
-			if (pd->held)
-				return 0;
+		if (r == 0)
 			continue;	/* the file is off the heap */
-		}
 		pt->head.offset = tag_offset(pd, pt->head.offset);
 		pt->has_head = true;
 		if (perfdata_record_time(&pt->head, &t) &&

@@ -258,6 +258,15 @@ parse_feature(struct perfdata *pd, unsigned bit, const unsigned char *buf,
 	case HEADER_CLOCKID:
 		hi->clockid_res_ns = cursor_u64(&c);
 		break;
+	case HEADER_CLOCK_DATA:
+		/* a u32 version and u32 clockid, then the two times; a
+		 * section too short only leaves the times unknown */
+		(void)cursor_u32(&c);
+		(void)cursor_u32(&c);
+		hi->clock_tod_ns = cursor_u64(&c);
+		hi->clock_ref_ns = cursor_u64(&c);
+		hi->have_clock_data = cursor_ok(&c);
+		return;
 	case HEADER_COMPRESSED:
 		(void)cursor_u32(&c);
 		hi->compression_type = cursor_u32(&c);

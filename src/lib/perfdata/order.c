@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cursor.h"
+#include "grow.h"
 #include "order.h"
 #include "perf_abi.h"
 
@@ -375,30 +376,28 @@ make_room(struct order *q)
 		 * or more. */
 		compact(q);
 		if (q->cap == 0 || q->len > q->cap - q->cap / 4) {
-			size_t nc = q->cap ? q->cap * 2 : 4096;
-			struct order_entry *nv;
+			struct order_entry *nv = grow(q->v, &q->cap,
+						      grow_add(q->cap, 1),
+						      sizeof(*nv), 4096);
 
-			if (nc > SIZE_MAX / sizeof(*nv))
-				return -1;
-			nv = realloc(q->v, nc * sizeof(*nv));
 			if (nv == NULL)
 				return -1;
 			q->v = nv;
-			q->cap = nc;
 		}
 	}
 	if (q->nruns == q->cap_runs) {
-		size_t nc = q->cap_runs ? q->cap_runs * 2 : 16;
+		size_t nc = grow_cap(q->cap_runs, q->nruns + 1,
+				     sizeof(*q->runs), 16);
 		struct order_run *nr;
 		uint32_t *nh;
 
-		if (nc >= UINT32_MAX)
+		if (nc == 0 || nc >= UINT32_MAX)
 			return -1;
-		nr = realloc(q->runs, nc * sizeof(*nr));
+		nr = grow_realloc(q->runs, nc, sizeof(*nr));
 		if (nr == NULL)
 			return -1;
 		q->runs = nr;
-		nh = realloc(q->heap, nc * sizeof(*nh));
+		nh = grow_realloc(q->heap, nc, sizeof(*nh));
 		if (nh == NULL)
 			return -1;
 		q->heap = nh;
@@ -450,9 +449,9 @@ attr_index(struct order *q, struct perf_attr *a)
 	if (i < q->nattrs && q->attrs[i] == a)
 		return (int32_t)i;
 	if (i >= q->nattrs) {
-		n = i + 1 > 2 * q->nattrs ? i + 1 : 2 * q->nattrs;
-		na = realloc(q->attrs, n * sizeof(*na));
-		if (na == NULL)
+		n = grow_cap(q->nattrs, grow_add(i, 1), sizeof(*na), 1);
+		if (n == 0 ||
+		    (na = grow_realloc(q->attrs, n, sizeof(*na))) == NULL)
 			return -2;
 		memset(na + q->nattrs, 0, (n - q->nattrs) * sizeof(*na));
 		q->attrs = na;
@@ -561,16 +560,15 @@ order_round(struct order *q, struct p2g_error *err)
 			q->due_head = 0;
 		}
 		if (q->due_len == q->due_cap) {
-			size_t nc = q->due_cap ? q->due_cap * 2 : 4096;
-			struct order_entry *nd;
+			struct order_entry *nd = grow(q->due, &q->due_cap,
+						      q->due_len + 1,
+						      sizeof(*nd), 4096);
 
-			if (nc > SIZE_MAX / sizeof(*nd) ||
-			    (nd = realloc(q->due, nc * sizeof(*nd))) == NULL)
+			if (nd == NULL)
 				return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 						"out of memory for records "
 						"held back to sort");
 			q->due = nd;
-			q->due_cap = nc;
 		}
 		q->due[q->due_len] = *take(q);
 		q->due_bytes += q->due[q->due_len].size;

@@ -19,10 +19,9 @@
  *
  * What a round gives back is not handed on at once, but a few records at
  * a time as the next records are queued, over about as many records as a
- * round has.  The converting thread (reader.h) then gets them at an
- * even pace rather than in one burst per round, which kept the reading
- * and the converting thread waiting for each other in turn.  The order
- * is the same: those records still go before any given back after them.
+ * round has.  The reader (reader.h) then hands them on in small batches
+ * rather than in one burst per round.  The order is the same: those
+ * records still go before any given back after them.
  */
 #ifndef P2G_ORDER_H
 #define P2G_ORDER_H

@@ -84,9 +84,7 @@ struct perfdata {
 
 	perfdata_warn_fn warn;
 	void *warn_ctx;
-	bool frozen;		/* perfdata_freeze() */
 	uint64_t max_inflate;	/* perfdata_open_limited() */
-	bool held;		/* perfdata_held() */
 	bool opened;		/* perfdata_open() is done: warnings name
 				   the part being read */
 	struct tracefmt tf;	/* the tracepoints' formats */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "grow.h"
 #include "perf_abi.h"
 #include "perfdata-private.h"
 #include "tracing.h"
@@ -67,13 +68,12 @@ id_map_put(struct perfdata *pd, uint64_t id, uint32_t idx)
 		return true;
 	}
 	if (pd->nids == pd->cap_ids) {
-		size_t nc = pd->cap_ids ? pd->cap_ids * 2 : 32;
-		struct perf_id *n = realloc(pd->ids, nc * sizeof(*n));
+		struct perf_id *n = grow(pd->ids, &pd->cap_ids, pd->nids + 1,
+					 sizeof(*n), 32);
 
 		if (n == NULL)
 			return false;
 		pd->ids = n;
-		pd->cap_ids = nc;
 	}
 	pd->ids[pd->nids].id = id;
 	pd->ids[pd->nids].attr = idx;
@@ -434,19 +434,6 @@ next_raw(struct perfdata *pd, const unsigned char **recp, uint16_t *sizep,
 		pt->map = input_map(pt->in, &pt->map_size);
 		pt->map_known = true;
 	}
-	/* A mapped file's records are taken where they lie, with no call
-	 * to read them; anything out of the ordinary goes the general way
-	 * below, which says what is wrong. */
-	if (pt->map != NULL && left >= 8 && off <= pt->map_size &&
-	    pt->map_size - off >= 8) {
-		p = pt->map + off;
-		size = load16(p + 6, pd->f.big_endian);
-		if (size >= 8 && size <= left && size <= pt->map_size - off &&
-		    !(pd->f.pipe_mode && trailing_text(p, 8))) {
-			input_consume(pt->in, size);
-			goto record;
-		}
-	}
 	/* A mapped input has the whole record at hand without a read: ask
 	 * for the largest one at once, and peek only once. */
 	p = input_peek(pt->in, pt->map != NULL ? UINT16_MAX : 8, &avail, err);
@@ -474,7 +461,6 @@ next_raw(struct perfdata *pd, const unsigned char **recp, uint16_t *sizep,
 			goto truncated;
 	}
 	input_consume(pt->in, size);
-record:
 	/* A directory's records are copied where they are kept: the pages
 	 * before this one can go (a file's own records are lasting, and
 	 * reader.c gives their pages back). */
@@ -656,7 +642,7 @@ tracing_data(struct perfdata *pd, const unsigned char *p, uint16_t size,
 			goto fail;
 		}
 		if (have + n > cap) {
-			cap = cap * 2 > have + n ? cap * 2 : have + n;
+			cap = grow_cap(cap, have + n, 1, have + n);
 			if (cap > want)
 				cap = (size_t)want;
 			nb = realloc(buf, cap);
@@ -679,25 +665,6 @@ fail:
 	return -1;
 }
 
-/* Whether a record of TYPE is folded into the handle (below): new attrs
- * and ids, feature sections, build ids, tracing data (event names), or
- * the start of a compressed stream whose records are not lasting. */
-static bool
-changes_handle(uint32_t type)
-{
-	switch (type) {
-	case PERF_RECORD_HEADER_ATTR:
-	case PERF_RECORD_HEADER_FEATURE:
-	case PERF_RECORD_HEADER_BUILD_ID:
-	case PERF_RECORD_HEADER_TRACING_DATA:
-	case PERF_RECORD_COMPRESSED:
-	case PERF_RECORD_COMPRESSED2:
-		return true;
-	default:
-		return false;
-	}
-}
-
 int
 perfdata_next_in_file(struct perfdata *pd, struct perf_record *rec,
 		      struct p2g_error *err)
@@ -713,14 +680,6 @@ perfdata_next_in_file(struct perfdata *pd, struct perf_record *rec,
 		if (r <= 0)
 			return r;
 		rec->type = load32(p, pd->f.big_endian);
-		if (pd->frozen && !inner && pd->cur->map != NULL &&
-		    changes_handle(rec->type)) {
-			/* a mapped input steps back by its offset alone */
-			if (input_seek(pd->cur->in, off, err) < 0)
-				return -1;
-			pd->held = true;
-			return 0;
-		}
 		rec->misc = load16(p + 4, pd->f.big_endian);
 		rec->size = size;
 		rec->offset = off;
@@ -793,12 +752,6 @@ perfdata_next_in_file(struct perfdata *pd, struct perf_record *rec,
 }
 
 void
-perfdata_freeze(struct perfdata *pd, bool frozen)
-{
-	pd->frozen = frozen;
-}
-
-void
 perfdata_get_warn(const struct perfdata *pd, perfdata_warn_fn *fn,
 		  void **ctx)
 {
@@ -828,23 +781,9 @@ int
 perfdata_next(struct perfdata *pd, struct perf_record *rec,
 	      struct p2g_error *err)
 {
-	pd->held = false;
 	if (pd->dir != NULL)
 		return directory_next(pd, rec, err);
 	return perfdata_next_in_file(pd, rec, err);
-}
-
-bool
-perfdata_held(const struct perfdata *pd)
-{
-	return pd->held;
-}
-
-bool
-perfdata_can_freeze(const struct perfdata *pd)
-{
-	return input_mapped(pd->in) && !pd->f.pipe_mode && !pd->f.gzip &&
-	       pd->dir == NULL && pd->cur->z == NULL;
 }
 
 void
@@ -881,6 +820,15 @@ const struct perf_attr *
 perfdata_attr(const struct perfdata *pd, size_t i)
 {
 	return pd->attrs[i];
+}
+
+void
+perfdata_facts(const struct perfdata *pd, struct perfdata_facts *f)
+{
+	f->format = &pd->f;
+	f->header = &pd->info;
+	f->attrs = (const struct perf_attr *const *)pd->attrs;
+	f->nattrs = pd->nr_attrs;
 }
 
 size_t

@@ -35,6 +35,10 @@ struct perf_header_info {
 	uint64_t first_sample_time, last_sample_time;
 	bool have_sample_time;
 	uint64_t clockid_res_ns;
+	/* The clock data of perf record -k: the time of day and the
+	 * recording clock's time, both in ns, taken at one moment. */
+	uint64_t clock_tod_ns, clock_ref_ns;
+	bool have_clock_data;
 	uint32_t compression_type, compression_level;
 	uint32_t compression_mmap_len;
 	struct perf_build_id *build_ids;
@@ -140,31 +144,11 @@ void perfdata_close(struct perfdata *pd);
 /*
  * Fetch the next record of the data section into REC: a kernel record,
  * or a FINISHED_ROUND (other records that perf itself writes are read
- * here and not returned).  Returns 1 for a record, 0 when there is none
- * to return (at the end of the data, or when a frozen PD stops before a
- * record: perfdata_held() tells which), -1 on error.
+ * here and not returned).  Returns 1 for a record, 0 at the end of the
+ * data, -1 on error.
  */
 int perfdata_next(struct perfdata *pd, struct perf_record *rec,
 		  struct p2g_error *err);
-
-/*
- * While PD is frozen, perfdata_next() on a mapped input leaves a record
- * that would change the handle (an attr, a feature, build ids,
- * compressed data) unread and returns 0: its records are then used on
- * another thread than the one that reads them (reader.h), which relies
- * on the attrs, ids and header info staying as they are.  The record is
- * read once PD is thawed.
- */
-void perfdata_freeze(struct perfdata *pd, bool frozen);
-
-/* Whether the last perfdata_next() returned 0 because PD is frozen before
- * a record that would change it, not at the end of the data. */
-bool perfdata_held(const struct perfdata *pd);
-
-/* Whether PD can be read frozen, on another thread than its records'
- * user: a mapped perf.data file (not pipe mode, gzip or a directory)
- * whose records stay where they are, with no compressed data pending. */
-bool perfdata_can_freeze(const struct perfdata *pd);
 
 /* The function that hears PD's warnings, and its context. */
 void perfdata_get_warn(const struct perfdata *pd, perfdata_warn_fn *fn,
@@ -238,6 +222,20 @@ const struct tracefmt *perfdata_tracefmt(const struct perfdata *pd);
  * may come with the records in pipe mode. */
 size_t perfdata_nattrs(const struct perfdata *pd);
 const struct perf_attr *perfdata_attr(const struct perfdata *pd, size_t i);
+
+/* What a recording says of itself, for the layers above the reading,
+ * which need no handle: its format, header and events (attrs[i] is
+ * perfdata_attr(PD, i)).  Taken once the data is read, it stays valid
+ * while PD lives. */
+struct perfdata_facts {
+	const struct perfdata_format *format;
+	const struct perf_header_info *header;
+	const struct perf_attr *const *attrs;
+	size_t nattrs;
+};
+
+/* PD's facts as they stand. */
+void perfdata_facts(const struct perfdata *pd, struct perfdata_facts *f);
 
 /* The files PD reads (one, or a perf.data directory's: "data", data.0,
  * ...), file I of them, and its name in the directory (NULL when PD is

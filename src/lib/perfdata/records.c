@@ -12,7 +12,7 @@ static void
 decode_mmap(const struct perf_record *rec, struct cursor *c,
 	    struct sideband *sb)
 {
-	struct mapping *m = &sb->map;
+	struct sideband_map *m = &sb->map;
 	uint64_t len;
 
 	m->start = cursor_u64(c);

@@ -12,9 +12,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "addrspace.h"
 #include "error.h"
 #include "perfdata.h"
+
+/* The mapping an MMAP or MMAP2 record adds (what the address spaces
+ * make of it is theirs to say). */
+struct sideband_map {
+	uint64_t start, end, pgoff;
+	uint32_t maj, min;	/* MMAP2 without a build id */
+	uint64_t ino;
+	uint32_t prot, flags;	/* PROT_* and MAP_* as in MMAP2 */
+	bool exec;
+	uint8_t build_id_size;	/* MMAP2 with a build id */
+	uint8_t build_id[20];
+};
 
 struct sideband {
 	uint32_t type;		/* PERF_RECORD_MMAP, ... */
@@ -24,7 +35,7 @@ struct sideband {
 	const char *name;	/* COMM's command, MMAP's path: in the
 				   record, NAMELEN bytes, not terminated */
 	size_t namelen;
-	struct mapping map;	/* MMAP and MMAP2 (its path unset) */
+	struct sideband_map map;	/* MMAP and MMAP2 */
 };
 
 /* Whether records of TYPE are decoded here. */

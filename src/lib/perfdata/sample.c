@@ -115,38 +115,6 @@ decode_simple(const struct perf_attr *a, const unsigned char *body,
 	return true;
 }
 
-bool
-sample_decode_brief(const struct perf_attr *a, const unsigned char *body,
-		    size_t len, bool big, struct sample_brief *b)
-{
-	size_t head = (size_t)a->w_chain * 8;
-	uint64_t nr = 0;
-
-	if (!a->simple || a->unknown_bits)
-		return false;
-	b->callchain = NULL;
-	if (a->sample_type & PERF_SAMPLE_CALLCHAIN) {
-		if (len < head + 8)
-			return false;
-		nr = load64(body + head, big);
-		if (nr > (len - head - 8) / 8)
-			return false;
-		b->callchain = body + head + 8;
-	} else if (len < head) {
-		return false;
-	}
-	b->callchain_nr = nr;
-	b->ip = word(body, a->w_ip, big);
-	b->period = a->w_period >= 0 ? word(body, a->w_period, big)
-				     : (a->freq ? 0 : a->sample_period);
-	b->pid = b->tid = 0;
-	if (a->w_tid >= 0) {
-		b->pid = load32(body + (size_t)a->w_tid * 8, big);
-		b->tid = load32(body + (size_t)a->w_tid * 8 + 4, big);
-	}
-	return true;
-}
-
 int
 sample_decode(const struct perf_attr *a, const unsigned char *body,
 	      size_t len, uint64_t off, bool big_endian,

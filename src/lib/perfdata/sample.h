@@ -56,22 +56,6 @@ struct perf_sample {
 	bool big_endian;
 };
 
-/* The fields of a sample that converting a frame-pointer sample uses. */
-struct sample_brief {
-	uint32_t pid, tid;
-	uint64_t ip, period, callchain_nr;
-	const unsigned char *callchain;	/* in the file's byte order */
-};
-
-/*
- * The brief view of the sample BODY[0..LEN) of a "simple" attr (attr.h),
- * read from the fields' fixed places after one length check: the same
- * values sample_decode() gives, for less work.  False when A is not
- * simple or its fields overrun the body: sample_decode() then says where.
- */
-bool sample_decode_brief(const struct perf_attr *a, const unsigned char *body,
-			 size_t len, bool big_endian, struct sample_brief *b);
-
 /*
  * Decode the sample body BODY (LEN bytes after the record header, at file
  * offset OFF) of an event described by A.  Returns 0, or -1 with ERR set

@@ -13,7 +13,9 @@
 
 #include "dsofind.h"
 #include "elfsyms.h"
+#include "grow.h"
 #include "input.h"
+#include "mapkind.h"
 
 /* A --binaries directory's regular files with their build IDs, read
  * once, when a build ID is first looked for there. */
@@ -167,17 +169,13 @@ dsofind_why_text(enum dsofind_why w)
 bool
 dsofind_reportable(const char *path)
 {
-	static const char *const pseudo[] = {
-		"/memfd:", "/SYSV", "/dev/", "/anon_hugepage", "/[",
-	};
-	size_t i;
+	enum mapkind k = mapping_kind(path);
 
-	if (path[0] != '/' || strstr(path, " (deleted)") != NULL)
-		return false;
-	for (i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
-		if (strncmp(path, pseudo[i], strlen(pseudo[i])) == 0)
-			return false;
-	return true;
+	/* perf's "//anon" and the perf maps are looked for as files, and
+	 * told missing, too */
+	return path[0] == '/' && strstr(path, " (deleted)") == NULL &&
+	       (k == MAPKIND_FILE || k == MAPKIND_ANON ||
+		k == MAPKIND_PERFMAP);
 }
 
 /* Format a path into BUF (PATH_BUF bytes); false if it does not fit. */
@@ -242,8 +240,7 @@ scan_dir(struct dsofind *f, size_t i)
 			continue;
 		}
 		if (sc->n == cap) {
-			cap = cap ? cap * 2 : 16;
-			e = realloc(sc->v, cap * sizeof(*e));
+			e = grow(sc->v, &cap, sc->n + 1, sizeof(*e), 16);
 			if (e == NULL) {
 				dsofind_close(&file);
 				break;

@@ -100,8 +100,9 @@ bool dsofind_same_build_id(const uint8_t *fb, size_t nfb,
 const char *dsofind_why_text(enum dsofind_why w);
 
 /* True if PATH names a file worth a warning when it is not found: an
- * absolute path, not a pseudo-file (memfd, SysV shared memory, a
- * device, a deleted file). */
+ * absolute path, not a deleted file, nor memory that mapping_kind()
+ * says has no file (a memfd, SysV or shared anonymous memory, a
+ * device, the kernel's "/[aio]"). */
 bool dsofind_reportable(const char *path);
 
 /* BID (N bytes) in lower-case hex into BUF (2 N + 1 bytes). */

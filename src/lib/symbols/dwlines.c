@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "demangle.h"
-#include "dwimage.h"
 #include "dwlines.h"
+#include "grow.h"
 
 /* More inlining than any compiler does: a deeper chain is cut. */
 #define DWLINES_MAX_DEPTH 64
@@ -32,7 +32,6 @@ struct cu_index {
 
 struct dwlines {
 	Dwarf *dw;
-	struct dwimage *image;	/* the copy DW reads, or NULL */
 	struct cu_index *cus;	/* sorted by cu */
 	size_t ncus, cap;
 	char **names;		/* demangled names given out */
@@ -42,27 +41,17 @@ struct dwlines {
 struct dwlines *
 dwlines_open(Elf *elf)
 {
-	struct dwimage *im = dwimage_open(elf);
 	struct dwlines *d;
-	Dwarf *dw = NULL;
+	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 
-	if (im != NULL && (dw = dwarf_begin_elf(dwimage_elf(im), DWARF_C_READ,
-						NULL)) == NULL) {
-		dwimage_close(im);
-		im = NULL;
-	}
-	if (dw == NULL)
-		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (dw == NULL)
 		return NULL;
 	d = calloc(1, sizeof(*d));
 	if (d == NULL) {
 		dwarf_end(dw);
-		dwimage_close(im);
 		return NULL;
 	}
 	d->dw = dw;
-	d->image = im;
 	return d;
 }
 
@@ -80,7 +69,6 @@ dwlines_free(struct dwlines *d)
 		free(d->names[i]);
 	free(d->names);
 	dwarf_end(d->dw);
-	dwimage_close(d->image);
 	free(d);
 }
 
@@ -125,14 +113,11 @@ index_children(struct cu_index *ci, Dwarf_Die *parent, int depth,
 				if (hi <= lo)
 					continue;
 				if (ci->n == ci->cap) {
-					size_t cap = ci->cap ? ci->cap * 2
-							     : 64;
-
-					v = realloc(ci->v, cap * sizeof(*v));
+					v = grow(ci->v, &ci->cap, ci->n + 1,
+						 sizeof(*v), 64);
 					if (v == NULL)
 						return -1;
 					ci->v = v;
-					ci->cap = cap;
 				}
 				v = &ci->v[ci->n++];
 				v->lo = lo;
@@ -186,13 +171,10 @@ cu_index(struct dwlines *d, Dwarf_Die *cudie)
 	if (lo < d->ncus && d->cus[lo].cu == off)
 		return &d->cus[lo];
 	if (d->ncus == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 16;
-
-		ci = realloc(d->cus, cap * sizeof(*ci));
+		ci = grow(d->cus, &d->cap, d->ncus + 1, sizeof(*ci), 16);
 		if (ci == NULL)
 			return NULL;
 		d->cus = ci;
-		d->cap = cap;
 	}
 	memmove(&d->cus[lo + 1], &d->cus[lo],
 		(d->ncus - lo) * sizeof(*d->cus));
@@ -342,16 +324,14 @@ dwarf_name(struct dwlines *d, Dwarf_Die *fn, bool alone, int lang,
 	if (dm == NULL)
 		return ln;
 	if (d->nnames == d->cap_names) {
-		size_t cap = d->cap_names ? d->cap_names * 2 : 16;
-
-		v = realloc(d->names, cap * sizeof(*v));
+		v = grow(d->names, &d->cap_names, d->nnames + 1, sizeof(*v),
+			 16);
 		if (v == NULL) {
 			free(dm);
 			*nomem = true;
 			return NULL;
 		}
 		d->names = v;
-		d->cap_names = cap;
 	}
 	d->names[d->nnames++] = dm;
 	return dm;

@@ -55,24 +55,3 @@ perfmap_read(const char *path, struct symtab *t)
 	close(fd);
 	return symtext_read_table(path, parse_line, t, SYMTAB_PERFMAP);
 }
-
-bool
-perfmap_is_name(const char *path)
-{
-	const char *p;
-
-	if (strncmp(path, "/tmp/perf-", 10) != 0)
-		return false;
-	for (p = path + 10; *p >= '0' && *p <= '9'; p++)
-		;
-	return p > path + 10 && strcmp(p, ".map") == 0;
-}
-
-bool
-perfmap_is_anon(const char *path)
-{
-	return strcmp(path, "//anon") == 0 ||
-	       strncmp(path, "/dev/zero", 9) == 0 ||
-	       strncmp(path, "/anon_hugepage", 14) == 0 ||
-	       strncmp(path, "[anon:", 6) == 0;
-}

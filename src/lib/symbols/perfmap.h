@@ -8,7 +8,6 @@
 #ifndef P2G_PERFMAP_H
 #define P2G_PERFMAP_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,13 +22,5 @@ long perfmap_parse(const char *buf, size_t len, struct symtab *t);
  * owned by this user or by root (as perf insists).  -1 if it cannot be
  * read. */
 long perfmap_read(const char *path, struct symtab *t);
-
-/* True if PATH is a perf map's name, /tmp/perf-PID.map. */
-bool perfmap_is_name(const char *path);
-
-/* True if PATH names anonymous memory, whose executable mappings perf
- * names from the process's perf map ("//anon", "/dev/zero",
- * "/anon_hugepage", "[anon:...]"). */
-bool perfmap_is_anon(const char *path);
 
 #endif

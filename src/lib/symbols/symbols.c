@@ -17,8 +17,10 @@
 #include "dsofind.h"
 #include "dwlines.h"
 #include "elfsyms.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "kallsyms.h"
+#include "mapkind.h"
 #include "perfmap.h"
 #include "symbols.h"
 #include "symtab.h"
@@ -199,20 +201,24 @@ dso_kind(const struct sym_dso *d)
 {
 	const char *p = d->path;
 	size_t n = strlen(p);
+	enum mapkind k = mapping_kind(p);
 
-	if (strncmp(p, "[kernel.kallsyms]", 17) == 0 ||
-	    strncmp(p, "[guest.kernel.kallsyms", 22) == 0)
+	if (k == MAPKIND_KERNEL)
 		return FILE_KERNEL;
 	/* the kernel's other mappings are its modules: "[name]" or the
 	 * module's file */
 	if (d->pid < 0 && (p[0] == '[' ? n > 2 && p[n - 1] == ']'
 				       : strstr(p, ".ko") != NULL))
 		return FILE_MODULE;
-	if (perfmap_is_name(p) || (d->pid >= 0 && perfmap_is_anon(p)))
+	/* perf names anonymous memory's code from the process's perf map */
+	if (k == MAPKIND_PERFMAP ||
+	    (d->pid >= 0 && (k == MAPKIND_ANON || k == MAPKIND_ANON_SHARED ||
+			     k == MAPKIND_ANON_NAMED)))
 		return FILE_PERFMAP;
-	if ((p[0] != '[' && p[0] != '\0') || strcmp(p, "[vdso]") == 0)
-		return FILE_ELF;
-	return FILE_NONE;
+	if (k == MAPKIND_NONE || k == MAPKIND_SPECIAL ||
+	    k == MAPKIND_ANON_NAMED)
+		return FILE_NONE;
+	return FILE_ELF;
 }
 
 /* FNV-1a over BUF. */
@@ -307,13 +313,12 @@ file_of(struct symbols *s, const struct sym_dso *d)
 	if (s->nfiles >= HASHTAB_NONE - 1)
 		goto out;
 	if (s->nfiles == s->cap_files) {
-		size_t cap = s->cap_files ? s->cap_files * 2 : 16;
-		struct sfile *nf = realloc(s->files, cap * sizeof(*nf));
+		struct sfile *nf = grow(s->files, &s->cap_files, s->nfiles + 1,
+					sizeof(*nf), 16);
 
 		if (nf == NULL)
 			goto out;
 		s->files = nf;
-		s->cap_files = cap;
 	}
 	f = &s->files[s->nfiles];
 	memset(f, 0, sizeof(*f));
@@ -658,7 +663,7 @@ load(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 	case FILE_PERFMAP: {
 		char p[64];
 
-		if (perfmap_is_name(f->path))
+		if (mapping_kind(f->path) == MAPKIND_PERFMAP)
 			snprintf(p, sizeof(p), "%s", f->path);
 		else
 			snprintf(p, sizeof(p), "/tmp/perf-%d.map", (int)d->pid);
@@ -799,13 +804,11 @@ symbols_lookup(struct symbols *s, const struct sym_dso *dso, uint64_t addr,
 	if (s->nentries >= HASHTAB_NONE - 1)
 		goto done;	/* no room to remember more: not cached */
 	if (s->nentries == s->cap_entries) {
-		size_t cap = s->cap_entries ? s->cap_entries * 2 : 256;
-
-		e = realloc(s->entries, cap * sizeof(*e));
+		e = grow(s->entries, &s->cap_entries, s->nentries + 1,
+			 sizeof(*e), 256);
 		if (e == NULL)
 			return -1;
 		s->entries = e;
-		s->cap_entries = cap;
 	}
 	if (hashtab_add(&s->entry_index, h, (uint32_t)s->nentries) < 0)
 		return -1;
@@ -857,4 +860,27 @@ symbols_file(struct symbols *s, const struct sym_dso *dso, const char **why)
 	if (why != NULL)
 		*why = why_not_found;
 	return NULL;
+}
+
+int
+symbols_each_name(struct symbols *s, const struct sym_dso *dso,
+		  int (*fn)(void *ctx, const char *name), void *ctx)
+{
+	struct sfile *f = file_of(s, dso);
+	const struct symtab *t[2];
+	size_t i, k;
+	int r;
+
+	if (f == NULL || (!f->loaded && load(s, f, dso) < 0))
+		return -1;
+	/* the kernel's tables are shared and long: not walked */
+	if (f->kind != FILE_ELF && f->kind != FILE_PERFMAP)
+		return 0;
+	t[0] = &f->syms;
+	t[1] = &f->plt;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < t[k]->n; i++)
+			if ((r = fn(ctx, symtab_name(t[k], &t[k]->syms[i]))))
+				return r;
+	return 0;
 }

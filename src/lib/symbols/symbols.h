@@ -94,6 +94,15 @@ int symbols_lookup(struct symbols *s, const struct sym_dso *dso,
 const char *symbols_file(struct symbols *s, const struct sym_dso *dso,
 			 const char **why);
 
+/*
+ * Call FN(CTX, NAME) for each symbol of the file read for DSO (an ELF
+ * file or a perf map; none for the kernel), reading it first if need
+ * be, until FN returns nonzero.  Returns what FN last returned, or -1
+ * when out of memory.  NAME lives as long as S.
+ */
+int symbols_each_name(struct symbols *s, const struct sym_dso *dso,
+		      int (*fn)(void *ctx, const char *name), void *ctx);
+
 /* True if C++ names are demangled as perf demangles them (configure
  * found libiberty); else they stay mangled. */
 bool symbols_demangles(void);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "symtab.h"
 
 void
@@ -29,32 +30,22 @@ symtab_add(struct symtab *t, uint64_t start, uint64_t size, int binding,
 	struct symtab_sym *s;
 
 	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-
-		if (cap > SIZE_MAX / sizeof(*s) || cap > UINT32_MAX)
+		if (t->n >= UINT32_MAX)
 			return -1;
-		s = realloc(t->syms, cap * sizeof(*s));
+		s = grow(t->syms, &t->cap, t->n + 1, sizeof(*s), 64);
 		if (s == NULL)
 			return -1;
 		t->syms = s;
-		t->cap = cap;
 	}
 	if (len > SIZE_MAX - 1 - t->names_len)
 		return -1;
 	if (t->names_len + len + 1 > t->names_cap) {
-		size_t cap = t->names_cap ? t->names_cap : 1024;
-		char *nn;
+		char *nn = grow(t->names, &t->names_cap,
+				t->names_len + len + 1, 1, 1024);
 
-		while (cap < t->names_len + len + 1) {
-			if (cap > SIZE_MAX / 2)
-				return -1;
-			cap *= 2;
-		}
-		nn = realloc(t->names, cap);
 		if (nn == NULL)
 			return -1;
 		t->names = nn;
-		t->names_cap = cap;
 	}
 	memcpy(t->names + t->names_len, name, len);
 	t->names[t->names_len + len] = '\0';

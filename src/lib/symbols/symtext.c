@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "symtext.h"
 
 int
@@ -31,7 +32,7 @@ symtext_slurp(const char *path, size_t max, char **buf, size_t *len)
 	for (;;) {
 		if (b == NULL || n == cap) {
 			if (b != NULL)
-				cap = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
+				cap = grow_cap(cap, grow_add(n, 1), 1, cap);
 			if (cap > max + 1)
 				cap = max + 1;
 			if (b != NULL && n == cap)

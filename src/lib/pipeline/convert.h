@@ -2,7 +2,9 @@
 /*
  * The conversion pipeline: perf.data records -> samples of the selected
  * event that pass the filters -> stacks summed per process -> the
- * gperftools profile of one process, with its mappings.
+ * gperftools profile of one process, with its mappings, written in the
+ * format asked for.  The same reading, stopped at the events each
+ * sample counts for, gives --info its counts.
  */
 #ifndef P2G_CONVERT_H
 #define P2G_CONVERT_H
@@ -96,8 +98,6 @@ struct convert_opts {
 	const char *kallsyms;	/* ... or from this kallsyms file */
 	bool debuginfo;		/* let libdw read separate debug files
 				   (/usr/lib/debug, debuginfod) for CFI */
-	bool unwind_libdw_only;	/* unwind every frame with libdw itself */
-	bool no_threads;	/* read and convert on one thread */
 	size_t order_bytes;	/* records held for the time order at
 				   most; 0: 16 MiB */
 	/* Called as an input's reading starts and then every few MiB of
@@ -220,12 +220,32 @@ int convert_run(struct perfdata *const *pds, size_t npds,
 int convert_write(const struct convert_result *r, int fd,
 		  struct p2g_error *err);
 
-/* Read all of PD's data counting samples per event (into *SAMPLES, an
- * array of one count per attr of PD that the caller frees) and per
- * process (in AS, addrspace_new()), for --info; when the
- * reading fails partway, what was counted up to there.  Returns 0, or -1
- * with ERR set. */
-int convert_scan(struct perfdata *pd, struct addrspace *as,
-		 uint64_t **samples, struct p2g_error *err);
+/* A process of convert_count(): its command and its samples of every
+ * event. */
+struct convert_process {
+	int32_t pid;
+	char comm[32];
+	uint64_t samples;
+};
+
+/* What convert_count() counts. */
+struct convert_counts {
+	uint64_t *samples;	/* of each attr of the input */
+	size_t nevents;
+	struct convert_process *procs;	/* those with samples, the most
+					   first (then by pid) */
+	size_t nprocs;
+};
+
+/*
+ * Read all of PD's data as convert_run() reads it (with o's callbacks;
+ * nothing is unwound) and count its samples per event and per process
+ * into C, for --info; when the reading fails partway, what was counted
+ * up to there.  Returns 0, or -1 with ERR set.  Free C with
+ * convert_counts_release() either way.
+ */
+int convert_count(struct perfdata *pd, const struct convert_opts *o,
+		  struct convert_counts *c, struct p2g_error *err);
+void convert_counts_release(struct convert_counts *c);
 
 #endif

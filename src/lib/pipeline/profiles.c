@@ -8,7 +8,6 @@
 
 #include "count.h"
 #include "cpuprof.h"
-#include "cursor.h"
 #include "fixup.h"
 #include "layout.h"
 #include "perf_abi.h"
@@ -55,45 +54,45 @@ entry_pid(const struct profiles_in *in, const struct stack_entry *e)
 static int
 pick_event(struct prof *pf, uint32_t *ev, struct p2g_error *err)
 {
-	const struct perfdata *pd = pf->in->first;
+	const struct perfdata_facts *f = &pf->in->first;
 	const struct stacktab *tab = pf->in->tab;
 	uint64_t *used;
 	size_t i;
 	int ret = 0;
 
-	if (perfdata_nattrs(pd) == 0)
+	if (f->nattrs == 0)
 		return p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
 				"the file describes no events");
-	used = calloc(perfdata_nattrs(pd), sizeof(*used));
+	used = calloc(f->nattrs, sizeof(*used));
 	if (used == NULL)
 		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 				"out of memory");
 	for (i = 0; i < stacktab_nr(tab); i++)
 		used[stacktab_entries(tab)[i].ev] +=
 			stacktab_entries(tab)[i].count;
-	for (i = 0; i < perfdata_nattrs(pd); i++) {
+	for (i = 0; i < f->nattrs; i++) {
 		if (pf->in->o->event != NULL) {
-			if (attr_matches(perfdata_attr(pd, i),
+			if (attr_matches(f->attrs[i],
 					 pf->in->o->event))
 				break;
-		} else if (perfdata_attr(pd, i)->sample_period != 0 &&
+		} else if (f->attrs[i]->sample_period != 0 &&
 			   (used[i] > 0 ||
 			    deliveries_samples(pf->in->dl, i) > 0)) {
 			break;
 		}
 	}
-	if (i == perfdata_nattrs(pd)) {
+	if (i == f->nattrs) {
 		if (pf->in->o->event != NULL) {
 			char names[256] = "";
 			size_t k, len = 0;
 
 			for (k = 0;
-			     k < perfdata_nattrs(pd) && len < sizeof(names);
+			     k < f->nattrs && len < sizeof(names);
 			     k++)
 				len += (size_t)snprintf(
 					names + len, sizeof(names) - len,
 					"%s%s", k ? ", " : "",
-					perfdata_attr(pd, k)->name);
+					f->attrs[k]->name);
 			ret = p2g_fail(err, P2G_USAGE, P2G_NO_OFFSET,
 				       "no event named \"%s\" (the file has: "
 				       "%s)", pf->in->o->event, names);
@@ -101,8 +100,8 @@ pick_event(struct prof *pf, uint32_t *ev, struct p2g_error *err)
 			ret = p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET,
 				       "no samples in the file");
 		}
-	} else if (perfdata_attr(pd, i)->unknown_bits) {
-		const struct perf_attr *a = perfdata_attr(pd, i);
+	} else if (f->attrs[i]->unknown_bits) {
+		const struct perf_attr *a = f->attrs[i];
 
 		ret = p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
 			       "event %s has sample_type bits 0x%llx that "
@@ -149,15 +148,15 @@ emit(struct prof *pf, struct stack_entry **e, size_t n,
 	profile_init(&out);
 	memset(&lo, 0, sizeof(lo));
 	lo.slot_bytes = st->slot_bits / 8;
-	lo.info = perfdata_header(pf->in->first);
+	lo.info = pf->in->first.header;
 	lo.period_unit = o->weight == CONVERT_WEIGHT_PERIOD ? pf->period_unit
 							    : 0;
 	/* The kernel's mapping is named where Debian's debug package puts
 	 * vmlinux (and perf looks for it), so that pprof finds it there, by
 	 * build id or by name in PPROF_BINARY_PATH. */
-	if (perfdata_header(pf->in->first)->osrelease != NULL) {
+	if (pf->in->first.header->osrelease != NULL) {
 		snprintf(kpath, sizeof(kpath), "/usr/lib/debug/boot/vmlinux-%s",
-			 perfdata_header(pf->in->first)->osrelease);
+			 pf->in->first.header->osrelease);
 		lo.kernel_path = kpath;
 	} else {
 		lo.kernel_path = "vmlinux";
@@ -206,7 +205,7 @@ emit(struct prof *pf, struct stack_entry **e, size_t n,
 	case CONVERT_ORDER_BIG: out.big_endian = true; break;
 	case CONVERT_ORDER_NATIVE: out.big_endian = WORDS_BIGENDIAN_P; break;
 	default:
-		out.big_endian = perfdata_format(pf->in->first)->big_endian;
+		out.big_endian = pf->in->first.format->big_endian;
 		break;
 	}
 	out.period_us = st->period_us;
@@ -226,26 +225,15 @@ out:
 }
 
 /* The time of the first sample since the epoch, from the recording's
- * clock data (perf record -k), which ties its clock to the time of day:
- * a u32 version, u32 clockid, u64 time of day and u64 clock time, both
- * in ns, taken at one moment.  0 when not known. */
+ * clock data (perf record -k), which ties its clock to the time of day.
+ * 0 when not known. */
 static int64_t
-start_time(const struct perfdata *pd)
+start_time(const struct perf_header_info *hi)
 {
-	const struct perf_header_info *hi = perfdata_header(pd);
-	const struct perf_feature_raw *raw = &hi->raw[HEADER_CLOCK_DATA];
-	struct cursor c;
-	uint64_t tod, clk, first;
+	uint64_t tod = hi->clock_tod_ns, clk = hi->clock_ref_ns, first;
 
-	if (raw->data == NULL || !hi->have_sample_time)
-		return 0;
-	cursor_init(&c, raw->data, raw->len, raw->off,
-		    perfdata_format(pd)->big_endian);
-	(void)cursor_u32(&c);
-	(void)cursor_u32(&c);
-	tod = cursor_u64(&c);
-	clk = cursor_u64(&c);
-	if (!cursor_ok(&c) || tod == 0 || tod > INT64_MAX)
+	if (!hi->have_clock_data || !hi->have_sample_time || tod == 0 ||
+	    tod > INT64_MAX)
 		return 0;
 	/* the time of day at the first sample, the clock's time there
 	 * after (or before) its time at the reference */
@@ -263,7 +251,7 @@ static int
 pprof_meta(const struct prof *pf, const struct perf_attr *ev,
 	   struct pprof_meta *m)
 {
-	const struct perf_header_info *hi = perfdata_header(pf->in->first);
+	const struct perf_header_info *hi = pf->in->first.header;
 	const char *prefix[3] = { "perf version ", "hostname ", "cmdline " };
 	const char *value[3] = { hi->version, hi->hostname, hi->cmdline };
 	size_t i, n = 0, len = 0;
@@ -292,7 +280,7 @@ pprof_meta(const struct prof *pf, const struct perf_attr *ev,
 					  ev->sample_period <= INT64_MAX
 				      ? ev->sample_period
 				      : pf->mean_period);
-	m->time_nanos = start_time(pf->in->first);
+	m->time_nanos = start_time(pf->in->first.header);
 	if (hi->have_sample_time &&
 	    hi->last_sample_time >= hi->first_sample_time &&
 	    hi->last_sample_time - hi->first_sample_time <= INT64_MAX)
@@ -342,9 +330,9 @@ emit_named(struct prof *pf, struct stack_entry **e, size_t n, bool last,
 	si.as = pf->in->as;
 	si.ag = pf->in->ag;
 	si.tab = tab;
-	si.info = perfdata_header(pf->in->first);
+	si.info = pf->in->first.header;
 	si.sym = pf->sym;
-	si.real_pids = pf->in->npds > 1;
+	si.pid_bits = pf->in->npds > 1 ? CONVERT_PID_BITS : 0;
 	si.unwound = pf->st->dwarf_unwound;
 	if (symstacks_build(&si, e, n, &ss, err) < 0)
 		goto out;
@@ -391,12 +379,12 @@ static int
 set_period(struct prof *pf, uint32_t ev, uint64_t psum, uint64_t pn,
 	   struct p2g_error *err)
 {
-	const struct perf_attr *event = perfdata_attr(pf->in->first, ev);
+	const struct perf_attr *event = pf->in->first.attrs[ev];
 	struct convert_stats *st = pf->st;
 	int32_t by = deliveries_sampled_by(pf->in->dl, ev);
 
 	st->period_us = pf->in->o->period_us ? pf->in->o->period_us
-		: attr_period_us(by >= 0 ? perfdata_attr(pf->in->first, by)
+		: attr_period_us(by >= 0 ? pf->in->first.attrs[by]
 					 : event);
 	if (st->period_us == 0) {
 		st->period_us = 1;
@@ -436,8 +424,8 @@ on_cpu_event(const struct profiles_in *in)
 {
 	size_t i;
 
-	for (i = 0; i < perfdata_nattrs(in->first); i++) {
-		const struct perf_attr *a = perfdata_attr(in->first, i);
+	for (i = 0; i < in->first.nattrs; i++) {
+		const struct perf_attr *a = in->first.attrs[i];
 
 		if (a->type == PERF_TYPE_SOFTWARE &&
 		    (a->config == PERF_COUNT_SW_CPU_CLOCK ||
@@ -579,12 +567,12 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 	pf.mean_period = 0;
 	pf.sym = NULL;
 	pf.on_cpu_ev = -1;
-	for (i = 0; i < perfdata_nattrs(in->first); i++)
+	for (i = 0; i < in->first.nattrs; i++)
 		st->nr_sampling_events +=
-			perfdata_attr(in->first, i)->sample_period != 0;
+			in->first.attrs[i]->sample_period != 0;
 	if (pick_event(&pf, &ev, err) < 0)
 		goto out;
-	event = perfdata_attr(in->first, ev);
+	event = in->first.attrs[ev];
 	st->event = event;
 	if (in->o->off_cpu && in->o->format == CONVERT_FORMAT_PPROF)
 		pf.on_cpu_ev = on_cpu_event(in);
@@ -592,7 +580,7 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 	st->slot_bits = in->o->slot_bits
 				? in->o->slot_bits
 				: cpuprof_slot_bits(
-					  perfdata_header(in->first)->arch);
+					  in->first.header->arch);
 
 	/* The stacks of the event, and their processes. */
 	tab = in->tab;

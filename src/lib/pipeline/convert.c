@@ -35,6 +35,7 @@ struct conv {
 					   ids, arch */
 	unsigned input;		/* index of pd among the inputs */
 	const struct convert_opts *o;
+	bool count_only;	/* convert_count(): samples per process */
 	struct convert_stats *st;
 	struct addrspace *as;
 	const struct kernel_text *kt;	/* as's */
@@ -100,18 +101,6 @@ is_lbr(const struct perf_attr *a)
 	return (a->sample_type & PERF_SAMPLE_CALLCHAIN) &&
 	       (a->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
 	       (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK);
-}
-
-/* The fields of S that the conversion uses. */
-static void
-brief_of(const struct perf_sample *s, struct sample_brief *f)
-{
-	f->pid = s->pid;
-	f->tid = s->tid;
-	f->ip = s->ip;
-	f->period = s->period;
-	f->callchain_nr = s->callchain_nr;
-	f->callchain = s->callchain;
 }
 
 /* addrspace_sample_space(), remembered from the samples before.  0, or
@@ -190,22 +179,15 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 	return 0;
 }
 
-/*
- * A sample; BRIEF, if not NULL, is its body decoded already (by the
- * reading thread).  FULL is the whole decoded sample, which
- * PERF_SAMPLE_READ and unwinding need; it is left undecoded only for the
- * samples of an event that has none of those (attr.h "simple").
- */
+/* A sample. */
 static int
 on_sample(struct conv *cv, const struct perf_record *rec,
-	  const struct sample_brief *brief, struct p2g_error *err)
+	  struct p2g_error *err)
 {
 	struct convert_stats *st = cv->st;
 	const struct convert_opts *o = cv->o;
-	struct sample_brief view;
 	struct perf_sample full;
-	const struct perf_sample *pfull = NULL;
-	const struct sample_brief *s = brief;
+	const struct perf_sample *s = &full;
 	struct offcpu_switch sw;
 	uint64_t n, nraw, umark, *f;
 	uint32_t sid;
@@ -217,33 +199,15 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		/* an error only if this event is chosen */
 		return deliveries_undecodable(&cv->dl, rec) < 0 ? -1 : 0;
 	}
-	if (s == NULL) {
-		if (!sample_decode_brief(rec->attr, rec->data + 8,
-					 rec->size - 8u, cv->big_endian,
-					 &view)) {
-			if (sample_decode(rec->attr, rec->data + 8,
-					  rec->size - 8u, rec->offset + 8,
-					  cv->big_endian, &full, err) < 0)
-				return -1;
-			brief_of(&full, &view);
-			pfull = &full;
-		}
-		s = &view;
-	}
-	if (deliveries_of(&cv->dl, rec, pfull, s->period) < 0)
+	if (sample_decode(rec->attr, rec->data + 8, rec->size - 8u,
+			  rec->offset + 8, cv->big_endian, &full, err) < 0)
+		return -1;
+	if (deliveries_of(&cv->dl, rec, s, s->period) < 0)
 		goto nomem;
 	if (cv->oc != NULL && offcpu_is_switch(rec->attr)) {
-		if (pfull == NULL) {
-			if (sample_decode(rec->attr, rec->data + 8,
-					  rec->size - 8u, rec->offset + 8,
-					  cv->big_endian, &full, err) < 0)
-				return -1;
-			pfull = &full;
-		}
-		offcpu_decode(cv->pd, rec->attr, pfull, &sw);
+		offcpu_decode(cv->pd, rec->attr, s, &sw);
 		if (sw.next_pid > 0 &&
-		    offcpu_in(cv->oc, cv->ag, ns(cv, sw.next_pid),
-			      pfull->time) < 0)
+		    offcpu_in(cv->oc, cv->ag, ns(cv, sw.next_pid), s->time) < 0)
 			goto nomem;
 		/* The idle task's waits, and a thread's last switch, which
 		 * does not come back, are no one's. */
@@ -253,6 +217,15 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	}
 	if (cv->dl.n == 0)
 		return 0;
+	if (cv->count_only) {
+		struct process *p = addrspace_process(cv->as,
+						      ns(cv, (int32_t)s->pid));
+
+		if (p == NULL)
+			goto nomem;
+		p->samples += cv->dl.n;
+		return 0;
+	}
 	if ((o->npids && !in_list(o->pids, o->npids, (int32_t)s->pid)) ||
 	    (o->ntids && !in_list(o->tids, o->ntids, (int32_t)s->tid)) ||
 	    (o->comm &&
@@ -264,15 +237,15 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	}
 
 	f = aggregate_frames(cv->ag, s->callchain_nr + cv->max_unwind + 1 +
-					     (pfull ? pfull->branch_nr : 0));
+					     s->branch_nr);
 	if (f == NULL)
 		goto nomem;
-	if (pfull != NULL && is_lbr(rec->attr) &&
+	if (is_lbr(rec->attr) &&
 	    (umark = aggregate_user_marker(&cv->co, s->callchain,
 					   s->callchain_nr, cv->big_endian)) <
 		    s->callchain_nr) {
 		n = aggregate_lbr(cv->kt, &cv->co, s->callchain, umark,
-				  pfull->branches, pfull->branch_nr,
+				  s->branches, s->branch_nr,
 				  cv->big_endian, f, &nraw, &cv->cc);
 		st->lbr_samples++;
 	} else {
@@ -284,7 +257,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		goto nomem;
 	if (cv->uw != NULL && (rec->attr->sample_type & DWARF_BITS) ==
 				      DWARF_BITS) {
-		if (unwind_user(cv, rec, pfull, sid, f, &n, err) < 0)
+		if (unwind_user(cv, rec, s, sid, f, &n, err) < 0)
 			return -1;
 		if (n > 0)
 			nraw = n;
@@ -302,7 +275,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	}
 	if (cv->oc != NULL && offcpu_is_switch(rec->attr)) {
 		if (offcpu_out(cv->oc, ns(cv, sw.prev_pid), sid,
-			       cv->dl.v[0].ev, pfull->time,
+			       cv->dl.v[0].ev, s->time,
 			       sw.have_state &&
 				       offcpu_preempted(sw.prev_state),
 			       f, (uint32_t)n) < 0)
@@ -347,10 +320,22 @@ forget_space(struct conv *cv, int32_t pid)
 static int
 add_mapping(struct conv *cv, int32_t pid, const struct sideband *sb)
 {
-	struct mapping m = sb->map;
+	struct mapping m;
 	char *path;
 	int ret;
 
+	memset(&m, 0, sizeof(m));
+	m.start = sb->map.start;
+	m.end = sb->map.end;
+	m.pgoff = sb->map.pgoff;
+	m.maj = sb->map.maj;
+	m.min = sb->map.min;
+	m.ino = sb->map.ino;
+	m.prot = sb->map.prot;
+	m.flags = sb->map.flags;
+	m.exec = sb->map.exec;
+	m.build_id_size = sb->map.build_id_size;
+	memcpy(m.build_id, sb->map.build_id, sizeof(m.build_id));
 	path = malloc(sb->namelen + 1);
 	if (path == NULL)
 		return -1;
@@ -424,23 +409,22 @@ on_record(struct conv *cv, const struct perf_record *rec,
 
 /* One event of the reader. */
 static inline int
-on_event(struct conv *cv, const struct relay_item *it, struct p2g_error *err)
+on_event(struct conv *cv, const struct reader_event *it,
+	 struct p2g_error *err)
 {
 	const struct convert_opts *o = cv->o;
 
 	switch (it->kind) {
-	case RELAY_SAMPLE:
-		return on_sample(cv, &it->rec, &it->s, err);
-	case RELAY_RECORD:
+	case READER_RECORD:
 		if (it->rec.type == PERF_RECORD_SAMPLE)
-			return on_sample(cv, &it->rec, NULL, err);
+			return on_sample(cv, &it->rec, err);
 		return on_record(cv, &it->rec, err);
-	case RELAY_WARNING:
+	case READER_WARNING:
 		if (o->warn != NULL)
 			o->warn(o->progress_ctx, it->note.part,
 				it->note.offset, it->note.msg);
 		return 0;
-	case RELAY_PROGRESS:
+	case READER_PROGRESS:
 		if (o->progress != NULL)
 			o->progress(o->progress_ctx, it->note.offset,
 				    perfdata_format(cv->pd)->total_size,
@@ -457,11 +441,10 @@ read_input(struct conv *cv, struct p2g_error *err)
 	const struct convert_opts *o = cv->o;
 	struct reader_opts ro;
 	struct reader *rd;
-	const struct relay_item *v;
+	const struct reader_event *v;
 	size_t i, n;
 	int k;
 
-	ro.threads = !o->no_threads;
 	ro.order_bytes = o->order_bytes;
 	ro.progress = o->progress != NULL;
 	rd = reader_open(cv->pd, &ro);
@@ -552,7 +535,7 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 	deliveries_input(&cv->dl, pd);
 	if (o->input_start)
 		o->input_start(o->progress_ctx, k);
-	if (!o->no_unwind) {
+	if (!o->no_unwind && !cv->count_only) {
 		struct unwind_opts uo;
 
 		memset(&uo, 0, sizeof(uo));
@@ -563,7 +546,6 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 		uo.missing = o->missing;
 		uo.missing_ctx = o->progress_ctx;
 		uo.debuginfo = o->debuginfo;
-		uo.libdw_only = o->unwind_libdw_only;
 		cv->uw = unwind_open(&uo, perfdata_header(pd), cv->big_endian);
 		if (cv->uw == NULL)
 			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
@@ -630,7 +612,7 @@ convert_run(struct perfdata *const *pds, size_t npds,
 			goto out;
 		}
 	finish_stats(&cv);
-	in.first = pd;
+	perfdata_facts(pd, &in.first);
 	in.as = cv.as;
 	in.ag = cv.ag;
 	in.tab = aggregate_table(cv.ag);
@@ -660,65 +642,55 @@ convert_write(const struct convert_result *r, int fd, struct p2g_error *err)
 }
 
 int
-convert_scan(struct perfdata *pd, struct addrspace *as, uint64_t **samples,
-	     struct p2g_error *err)
+convert_count(struct perfdata *pd, const struct convert_opts *o,
+	      struct convert_counts *c, struct p2g_error *err)
 {
-	struct perf_record rec;
-	struct perf_sample s;
-	struct deliveries dl;
-	struct sideband sb;
-	struct p2g_error ignored;
-	bool be = perfdata_format(pd)->big_endian;
+	struct convert_stats st;
+	struct process **procs = NULL;
+	struct conv cv;
 	size_t i;
-	int r;
+	int ret = -1;
 
-	deliveries_init(&dl, pd);
-	deliveries_input(&dl, pd);
-	*samples = NULL;
-	while ((r = perfdata_next(pd, &rec, err)) > 0) {
-		struct process *p;
-
-		if (rec.type == PERF_RECORD_COMM) {
-			/* A truncated COMM names no one: it is skipped. */
-			if (records_decode(&rec, be, &sb, &ignored) == 0 &&
-			    addrspace_comm(as, sb.pid, sb.tid, sb.name,
-					   sb.namelen, false) < 0)
-				goto nomem;
-			continue;
-		}
-		if (rec.type != PERF_RECORD_SAMPLE)
-			continue;
-		if (rec.attr->unknown_bits) {
-			if (deliveries_undecodable(&dl, &rec) < 0)
-				goto nomem;
-			continue;
-		}
-		if (sample_decode(rec.attr, rec.data + 8, rec.size - 8u,
-				  rec.offset + 8, be, &s,
-				  err) < 0) {
-			r = -1;
-			goto out;
-		}
-		if (deliveries_of(&dl, &rec, &s, s.period) < 0)
+	memset(c, 0, sizeof(*c));
+	memset(&st, 0, sizeof(st));
+	if (conv_init(&cv, pd, o, &st) < 0)
+		goto nomem;
+	cv.count_only = true;
+	ret = convert_input(&cv, pd, 0, err);
+	if (ret < 0)
+		perfdata_locate(pd, err);
+	/* What was counted, even when the reading failed partway. */
+	c->nevents = perfdata_nattrs(pd);
+	c->samples = calloc(c->nevents + 1, sizeof(*c->samples));
+	procs = addrspace_by_samples(cv.as, &c->nprocs);
+	c->procs = malloc((c->nprocs + 1) * sizeof(*c->procs));
+	if (c->samples == NULL || procs == NULL || c->procs == NULL) {
+		convert_counts_release(c);
+		if (ret == 0)
 			goto nomem;
-		p = addrspace_process(as, (int32_t)s.pid);
-		if (p == NULL)
-			goto nomem;
-		p->samples += dl.n;
+		goto out;
+	}
+	for (i = 0; i < c->nevents; i++)
+		c->samples[i] = deliveries_samples(&cv.dl, i);
+	for (i = 0; i < c->nprocs; i++) {
+		c->procs[i].pid = procs[i]->pid;
+		memcpy(c->procs[i].comm, procs[i]->comm,
+		       sizeof(c->procs[i].comm));
+		c->procs[i].samples = procs[i]->samples;
 	}
 	goto out;
 nomem:
-	r = p2g_fail(err, P2G_NOMEM, rec.offset, "out of memory");
+	ret = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 out:
-	if (r < 0)
-		perfdata_locate(pd, err);
-	/* What was counted, even when the reading failed partway. */
-	*samples = calloc(perfdata_nattrs(pd) + 1, sizeof(**samples));
-	if (*samples != NULL)
-		for (i = 0; i < perfdata_nattrs(pd); i++)
-			(*samples)[i] = deliveries_samples(&dl, i);
-	else if (r == 0)
-		r = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
-	deliveries_release(&dl);
-	return r;
+	free(procs);
+	conv_release(&cv);
+	return ret;
+}
+
+void
+convert_counts_release(struct convert_counts *c)
+{
+	free(c->samples);
+	free(c->procs);
+	memset(c, 0, sizeof(*c));
 }

@@ -21,8 +21,8 @@
 
 /* What the reading of the inputs made. */
 struct profiles_in {
-	const struct perfdata *first;	/* the first input: its events and
-					   header stand for all */
+	struct perfdata_facts first;	/* of the first input: its events
+					   and header stand for all */
 	struct addrspace *as;
 	const struct aggregate *ag;	/* the stacks' contexts */
 	struct stacktab *tab;		/* the stacks, of every event (of
