@@ -42,6 +42,8 @@ struct sym_frame {
 	const char *dwarf_function;
 };
 
+struct dbgfetch;
+
 struct sym_opts {
 	const char *symfs;	/* look for recorded paths under it */
 	const char *home;	/* for ~/.debug; NULL: $HOME */
@@ -49,6 +51,10 @@ struct sym_opts {
 	const char *kallsyms;	/* a kallsyms file, or NULL */
 	const char *const *binaries;	/* --binaries directories */
 	size_t nbinaries;
+	/* Ask the debuginfod servers through this handle (not owned; it
+	 * must outlive the symbolizer) for the files not found on disk
+	 * (dbgfetch.h); NULL: never. */
+	struct dbgfetch *fetch;
 	bool lines;		/* read DWARF: files, lines, inlined */
 	/* Told once per recorded file (a path dsofind_reportable() takes)
 	 * that no usable file was found for it, and WHY ("not found",
