@@ -21,8 +21,8 @@
 #  - a file of another build ID in the client's cache under the
 #    program's build ID is refused, and said so;
 #  - the stalled server with DEBUGINFOD_TIMEOUT=2 costs about the
-#    timeout per build ID asked, and one warning names the server and
-#    the build IDs.
+#    timeout per build ID asked, the progress line shows the fetch, and
+#    one warning names the server and the build IDs.
 # Needs perf allowed to record, gcc, strip, objcopy, readelf, debuginfod,
 # python3 and curl, and a build with libdebuginfod; skips otherwise.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
@@ -184,8 +184,10 @@ check_grep "$bid (executable: build ID differs)"
 : > stall.log
 DEBUGINFOD_CACHE_PATH=$test_dir/cache3
 t2=$(now)
-check_exit 0 "$PERF2GPERF" --debuginfod -f folded r.data stalled.folded
+check_exit 0 "$PERF2GPERF" --debuginfod --progress -f folded r.data \
+	stalled.folded
 t3=$(now)
+check_grep "debuginfod: fetching the executable of $bid"
 check_grep "debuginfod servers $stall: "
 check_grep "$bid (executable: "
 [ "$(grep -c "debuginfod servers" err)" -eq 1 ] ||

@@ -37,8 +37,27 @@ struct dbgfetch {
 	void *ctx;
 	struct asked *v;
 	size_t n, cap;
+	const struct asked *current;	/* being asked for, or NULL */
 	struct dbgfetch_counts counts;
 };
+
+#ifdef HAVE_LIBDEBUGINFOD
+/* The client's progress callback, called while it waits for the servers:
+ * the caller's again, so that a long fetch shows. */
+static int
+client_progress(debuginfod_client *c, long a, long b)
+{
+	struct dbgfetch *f = debuginfod_get_user_data(c);
+
+	(void)a;
+	(void)b;
+	if (f != NULL && f->current != NULL)
+		f->progress(f->ctx, f->current->hex, f->current->kind,
+			    &f->counts);
+	return 0;
+}
+
+#endif
 
 bool
 dbgfetch_available(void)
@@ -71,6 +90,10 @@ dbgfetch_new(dbgfetch_progress_fn progress, void *ctx)
 	}
 	f->progress = progress;
 	f->ctx = ctx;
+	if (progress != NULL) {
+		debuginfod_set_user_data(f->client, f);
+		debuginfod_set_progressfn(f->client, client_progress);
+	}
 	return f;
 #else
 	(void)progress;
@@ -141,11 +164,13 @@ ask(struct dbgfetch *f, struct asked *a, const uint8_t *bid, size_t nbid,
 
 	if (f->progress != NULL)
 		f->progress(f->ctx, a->hex, a->kind, &f->counts);
+	f->current = a;
 	fd = a->kind == DBGFETCH_EXECUTABLE
 		     ? debuginfod_find_executable(f->client, bid, (int)qn,
 						  &path)
 		     : debuginfod_find_debuginfo(f->client, bid, (int)qn,
 						 &path);
+	f->current = NULL;
 	if (fd < 0) {
 		a->why = DSOFIND_NOT_FOUND;
 		a->err = fd;

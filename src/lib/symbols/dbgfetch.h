@@ -50,8 +50,9 @@ struct dbgfetch_counts {
 						   file of the build ID */
 };
 
-/* Called before each ask of a server: the build ID HEX, the KIND asked
- * for, and the counts so far. */
+/* Called before each ask of the servers and again while the client
+ * waits for them: the build ID HEX, the KIND asked for, and the counts
+ * so far. */
 typedef void (*dbgfetch_progress_fn)(void *ctx, const char *hex,
 				     enum dbgfetch_kind kind,
 				     const struct dbgfetch_counts *c);
