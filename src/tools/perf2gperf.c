@@ -768,8 +768,11 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	o->progress_ctx = rp;
 	rp->o = o;
 	rp->verbose = op->verbose || op->stats;
-	if (op->debuginfod)
-		o->fetch = fetch_open(rp->name, report_fetch, rp);
+	/* without a handle, nothing is fetched: libdw's own client not
+	 * either */
+	if (op->debuginfod &&
+	    (o->fetch = fetch_open(rp->name, report_fetch, rp)) == NULL)
+		unsetenv("DEBUGINFOD_URLS");
 	if (convert_run(pds, op->ninputs, o, output_write, sink, &st,
 			err) < 0) {
 		/* a pipe that lacked what off-CPU time needs */

@@ -14,9 +14,11 @@
 #include "dbgfetch.h"
 
 static const char why_not_found[] = "not found";
+static const char why_skipped[] = "not asked after a failure";
+#ifdef HAVE_LIBDEBUGINFOD
 static const char why_differs[] = "build ID differs";
 static const char why_not_elf[] = "not an ELF file";
-static const char why_skipped[] = "not asked after a failure";
+#endif
 
 /* One (build ID, kind) asked for. */
 struct asked {
