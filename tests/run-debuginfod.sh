@@ -94,6 +94,11 @@ while [ ! -s stall.port ]; do
 	sleep 0.1
 done
 stall=http://127.0.0.1:$(cat stall.port)
+# Where the environment names the stalled server, the tools run as they
+# are: valgrind (make check-valgrind) asks DEBUGINFOD_URLS for its own
+# debug files.
+p2g=$top_builddir/src/perf2gperf
+gpc=$top_builddir/src/gperfcheck
 
 # seconds since the epoch, with fractions
 now() {
@@ -103,7 +108,7 @@ now() {
 # found nowhere: unnamed, not unwound (timed: the base of the stalled
 # server's cost below)
 t0=$(now)
-check_exit 0 "$PERF2GPERF" -f folded r.data none.folded
+check_exit 0 "$p2g" -f folded r.data none.folded
 t1=$(now)
 check_grep "$test_dir/bin/hot: no usable file (not found)"
 ! grep -q ';hot_loop' none.folded ||
@@ -115,10 +120,10 @@ check_exit 1 "$GPERFCHECK" -q --expect-function hot_loop none.prof
 DEBUGINFOD_URLS=$stall DEBUGINFOD_TIMEOUT=2 \
 	DEBUGINFOD_CACHE_PATH=$test_dir/cache0
 export DEBUGINFOD_URLS DEBUGINFOD_TIMEOUT DEBUGINFOD_CACHE_PATH
-check_exit 0 "$PERF2GPERF" -f folded r.data unasked.folded
+check_exit 0 "$p2g" -f folded r.data unasked.folded
 ! grep -q ';hot_loop' unasked.folded ||
 	fail "hot_loop named without --debuginfod"
-check_exit 1 "$GPERFCHECK" -q --expect-function hot_loop none.prof
+check_exit 1 "$gpc" -q --expect-function hot_loop none.prof
 unset DEBUGINFOD_URLS
 check_exit 0 "$top_builddir/src/perf_to_profile" -i r.data -o p0.pb.gz
 [ -s stall.log ] && fail "a server was asked without --debuginfod"
@@ -173,7 +178,7 @@ mkdir -p cache2/$bid
 cp other/hot cache2/$bid/executable
 cp other/hot cache2/$bid/debuginfo
 DEBUGINFOD_URLS=$stall DEBUGINFOD_CACHE_PATH=$test_dir/cache2
-check_exit 0 "$PERF2GPERF" --debuginfod -f folded r.data refused.folded
+check_exit 0 "$p2g" --debuginfod -f folded r.data refused.folded
 ! grep -q ';hot_loop' refused.folded ||
 	fail "hot_loop named from a file of another build ID"
 check_grep "debuginfod servers $stall: "
@@ -184,7 +189,7 @@ check_grep "$bid (executable: build ID differs)"
 : > stall.log
 DEBUGINFOD_CACHE_PATH=$test_dir/cache3
 t2=$(now)
-check_exit 0 "$PERF2GPERF" --debuginfod --progress -f folded r.data \
+check_exit 0 "$p2g" --debuginfod --progress -f folded r.data \
 	stalled.folded
 t3=$(now)
 check_grep "debuginfod: fetching the executable of $bid"

@@ -3,8 +3,8 @@
  * Names for addresses, as perf report and perf script give them: the
  * mapped file found where perf finds it (the recorded path under a
  * symfs, perf's build-ID cache, /usr/lib/debug, .gnu_debuglink, the
- * --binaries directories), never a file whose build ID differs from the
- * recording's; its ELF symbols chosen among as perf chooses; the kernel's
+ * --binaries directories, then when asked the debuginfod servers), never
+ * a file whose build ID differs from the recording's; its ELF symbols chosen among as perf chooses; the kernel's
  * from a kallsyms copy or a vmlinux; JIT code's from /tmp/perf-PID.map;
  * inlined functions from DWARF.  Each address of a file is looked up
  * once.  doc/symbols.md states the rules.
