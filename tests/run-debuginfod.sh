@@ -18,6 +18,10 @@
 #    names the program's function, perf_to_profile with DEBUGINFOD_URLS
 #    set does too, and the server's log shows the program's executable
 #    and debuginfo each asked for once;
+#  - a build of hot.c whose own functions have their CFI in .debug_frame
+#    only (-fno-asynchronous-unwind-tables), served stripped with its
+#    debug file: its DWARF-unwound profile equals the one made with the
+#    program in place (the unwinder fetches the debuginfo for the CFI);
 #  - a file of another build ID in the client's cache under the
 #    program's build ID is refused, and said so;
 #  - the stalled server with DEBUGINFOD_TIMEOUT=2 costs about the
@@ -51,20 +55,37 @@ ${CC:-gcc} -O2 -g -o bin/hot "$src" 2> cc.log || {
 }
 ${CC:-gcc} -O0 -g -o other/hot "$src" 2> cc.log ||
 	hard_error "cannot build hot.c again: $(head -n 1 cc.log)"
+${CC:-gcc} -O2 -g -fno-asynchronous-unwind-tables -fno-unwind-tables \
+	-o bin/hotcfi "$src" 2> cc.log ||
+	hard_error "cannot build hot.c with .debug_frame: $(head -n 1 cc.log)"
 bid=$(readelf -n bin/hot | awk '/Build ID:/ { print $3 }')
-[ -n "$bid" ] || skip "gcc gives hot no build ID"
+bid2=$(readelf -n bin/hotcfi | awk '/Build ID:/ { print $3 }')
+[ -n "$bid" ] && [ -n "$bid2" ] || skip "gcc gives hot no build ID"
 perf record -q --call-graph dwarf -F 500 -o r.data -- ./bin/hot \
 	> rec.log 2>&1 ||
 	skip "perf record does not work here: $(head -n 1 rec.log)"
+perf record -q --call-graph dwarf -F 500 -o cfi.data -- ./bin/hotcfi \
+	> rec.log 2>&1 ||
+	hard_error "perf record failed: $(head -n 1 rec.log)"
 
 # perf script's names of the program's frames (the oracle), and what
 # perf2gperf makes with the program in place
 hot_before r.data
 
-# served: the program without its symbols, and its debug file
-strip -o srv/hot bin/hot
-objcopy --only-keep-debug bin/hot srv/hot.debug
-mv bin/hot hot.moved
+check_exit 0 "$PERF2GPERF" -q --no-fixup cfi.data cfi-before.prof
+check_exit 0 "$GPERFCHECK" --dump cfi-before.prof
+mv out cfi-before.dump
+# a user stack of three frames at least: unwound through .debug_frame
+awk '/^[0-9]/ && NF >= 4 && !/0xffff/ { n++ } END { exit !n }' \
+	cfi-before.dump ||
+	hard_error "hotcfi's profile has no user stack of three frames"
+
+# served: the programs without their symbols, and their debug files
+for p in hot hotcfi; do
+	strip -o srv/$p bin/$p
+	objcopy --only-keep-debug bin/$p srv/$p.debug
+	mv bin/$p $p.moved
+done
 rm -rf "$HOME/.debug"
 
 # a server that accepts connections and never answers; it logs each
@@ -136,10 +157,12 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 debuginfod -F srv -p "$port" -d "$test_dir/db.sqlite" > srv.log 2>&1 &
 srv_pid=$!
 url=http://127.0.0.1:$port
-# until it has indexed both files (bounded: a minute)
+# until it has indexed the four files (bounded: a minute)
 i=0
 until curl -sf -o /dev/null "$url/buildid/$bid/executable" &&
-	curl -sf -o /dev/null "$url/buildid/$bid/debuginfo"; do
+	curl -sf -o /dev/null "$url/buildid/$bid/debuginfo" &&
+	curl -sf -o /dev/null "$url/buildid/$bid2/executable" &&
+	curl -sf -o /dev/null "$url/buildid/$bid2/debuginfo"; do
 	i=$((i + 1))
 	[ $i -le 600 ] && kill -0 $srv_pid 2> /dev/null ||
 		hard_error "debuginfod did not serve $bid: $(tail -n 3 srv.log)"
@@ -168,6 +191,14 @@ check_exit 0 "$GPERFCHECK" --dump with.prof
 compare_text before.dump out "the DWARF-unwound profile from debuginfod"
 check_exit 0 "$GPERFCHECK" -q --debuginfod --expect-function hot_loop \
 	none.prof
+check_exit 0 "$PERF2GPERF" -q --no-fixup cfi.data cfi-none.prof
+check_exit 0 "$GPERFCHECK" --dump cfi-none.prof
+! cmp -s cfi-before.dump out ||
+	hard_error "hotcfi's stacks unwound with the program moved away"
+check_exit 0 "$PERF2GPERF" -q --debuginfod --no-fixup cfi.data \
+	cfi-with.prof
+check_exit 0 "$GPERFCHECK" --dump cfi-with.prof
+compare_text cfi-before.dump out "unwound with CFI from the debuginfo"
 check_exit 0 "$top_builddir/src/perf_to_profile" -i r.data -o p1.pb.gz
 gzip -dc < p1.pb.gz | grep -aq hot_loop ||
 	fail "perf_to_profile with DEBUGINFOD_URLS did not name hot_loop"
