@@ -23,6 +23,7 @@
 
 #include "convert.h"
 #include "cpuprof.h"
+#include "fetch.h"
 #include "info.h"
 #include "input.h"
 #include "message.h"
@@ -141,10 +142,11 @@ usage(void)
 "      --binaries DIR   look for the binaries in DIR too (repeatable): by\n"
 "                       file name, by build ID, and in the build-ID tree\n"
 "                       of an unpacked perf archive\n"
-"      --debuginfod     for code whose CFI is not in its binary, let\n"
-"                       libdw read separate debug files (/usr/lib/debug,\n"
-"                       and the servers in DEBUGINFOD_URLS); off by\n"
-"                       default, as in perf\n"
+"      --debuginfod     fetch the binaries and debug files not found on\n"
+"                       disk by build ID from the servers in\n"
+"                       DEBUGINFOD_URLS, and let libdw read separate\n"
+"                       debug files for CFI; off by default: no server\n"
+"                       is asked without it\n"
 "      --no-unwind      do not unwind: user stacks hold the sampled IP\n"
 "\n"
 "Information:\n"
@@ -586,6 +588,13 @@ parse_options(int argc, char **argv, struct options *op)
 	while ((c = getopt_long(argc, argv, ":o:e:p:t:c:f:isvqhV", longopts,
 				NULL)) != -1)
 		parse_option(c, argv, op);
+	/* pprof passes perf_to_profile no options: there DEBUGINFOD_URLS
+	 * set is the request */
+	if (strcmp(progname, "perf_to_profile") == 0) {
+		const char *urls = getenv("DEBUGINFOD_URLS");
+
+		op->debuginfod = urls != NULL && *urls != '\0';
+	}
 	/* libdw asks the servers in DEBUGINFOD_URLS for what it cannot find
 	 * on disk; a converter should not reach the network unasked. */
 	if (!op->debuginfod)
@@ -759,6 +768,11 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	o->progress_ctx = rp;
 	rp->o = o;
 	rp->verbose = op->verbose || op->stats;
+	/* without a handle, nothing is fetched: libdw's own client not
+	 * either */
+	if (op->debuginfod &&
+	    (o->fetch = fetch_open(rp->name, report_fetch, rp)) == NULL)
+		unsetenv("DEBUGINFOD_URLS");
 	if (convert_run(pds, op->ninputs, o, output_write, sink, &st,
 			err) < 0) {
 		/* a pipe that lacked what off-CPU time needs */
@@ -770,18 +784,25 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 				      ? sink->failed
 				      : report_where(rp, err->part),
 			      err);
+		dbgfetch_free(o->fetch);
+		o->fetch = NULL;
 		return p2g_exit_status(err->status);
 	}
 	report_progress_end(rp, &st.samples);
 	report_input(rp, 0);
+	fetch_warn(rp->name, o->fetch);
 	if (o->split)
 		output_summary(sink, rp->name, &st, o);
 	report_notes(rp, &st, o, pds[0]);
 	if (op->recording)
 		message_note(op->output, "%" PRIu64 " samples written",
 			     st.samples_used);
-	if (op->stats)
+	if (op->stats) {
 		report_stats(rp, &st);
+		fetch_stats(o->fetch);
+	}
+	dbgfetch_free(o->fetch);
+	o->fetch = NULL;
 	return 0;
 }
 

@@ -546,6 +546,7 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 		uo.missing = o->missing;
 		uo.missing_ctx = o->progress_ctx;
 		uo.debuginfo = o->debuginfo;
+		uo.fetch = o->fetch;
 		cv->uw = unwind_open(&uo, perfdata_header(pd), cv->big_endian);
 		if (cv->uw == NULL)
 			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,

@@ -22,6 +22,8 @@
 #include "stacktab.h"
 #include "symstacks.h"
 
+struct dbgfetch;
+
 /*
  * With several inputs, the processes of input N (from 0) are kept apart
  * by putting N above the 22 bits a Linux pid has; -1 (the kernel) stays.
@@ -97,7 +99,10 @@ struct convert_opts {
 	const char *vmlinux;	/* the kernel's symbols from this ELF */
 	const char *kallsyms;	/* ... or from this kallsyms file */
 	bool debuginfo;		/* let libdw read separate debug files
-				   (/usr/lib/debug, debuginfod) for CFI */
+				   (/usr/lib/debug) for CFI */
+	struct dbgfetch *fetch;	/* fetch the binaries and debug files
+				   not found on disk through it
+				   (dbgfetch.h; not owned); NULL: never */
 	size_t order_bytes;	/* records held for the time order at
 				   most; 0: 16 MiB */
 	/* Called as an input's reading starts and then every few MiB of
