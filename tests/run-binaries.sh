@@ -34,21 +34,9 @@ perf record -q --call-graph dwarf -F 500 -o r.data -- ./bin/hot \
 	> rec.log 2>&1 ||
 	skip "perf record does not work here: $(head -n 1 rec.log)"
 
-# perf script's names of the program's frames
-perf script -i r.data -F ip,sym,dso > script.txt 2> script.err ||
-	hard_error "perf script failed: $(head -n 1 script.err)"
-awk '$NF ~ /bin\/hot\)$/ && $2 != "[unknown]" { print $2 }' script.txt |
-	sort -u > names
-grep -qx hot_loop names || hard_error "perf script names no hot_loop"
-
-check_exit 0 "$PERF2GPERF" -q -f folded r.data before.folded
-check_exit 0 "$PERF2GPERF" -q --no-fixup r.data before.prof
-check_exit 0 "$GPERFCHECK" --dump before.prof
-mv out before.dump
-while read -r fn; do
-	grep -q ";$fn[; ]" before.folded ||
-		hard_error "$fn is not in the folded stacks before the move"
-done < names
+# perf script's names of the program's frames, and what perf2gperf
+# makes with the program in place
+hot_before r.data
 
 perf archive r.data > archive.log 2>&1 ||
 	hard_error "perf archive failed: $(head -n 1 archive.log)"

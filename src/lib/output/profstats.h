@@ -18,6 +18,7 @@
 
 #include "profile.h"
 
+struct dbgfetch;
 struct symbolizer;
 
 /* A function (by name) or a mapping (by path) and its samples. */
@@ -41,11 +42,12 @@ struct profstats {
 };
 
 /* Fill S for P (which must outlive S), its PCs named with the files
- * found where perf finds them and in the NBINARIES directories BINARIES
- * (symbolize.h).  Returns 0, or -1 when out of memory (S is then
- * empty). */
+ * found where perf finds them, in the NBINARIES directories BINARIES and
+ * through FETCH (NULL: not) on the debuginfod servers (symbolize.h).
+ * Returns 0, or -1 when out of memory (S is then empty). */
 int profstats_compute(const struct profile *p, const char *const *binaries,
-		      size_t nbinaries, struct profstats *s);
+		      size_t nbinaries, struct dbgfetch *fetch,
+		      struct profstats *s);
 
 /* True if profstats_compute() failed on S for want of descriptors to
  * open the mapped files (EMFILE, ENFILE), not of memory. */

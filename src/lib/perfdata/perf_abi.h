@@ -93,6 +93,8 @@
 #define PERF_RECORD_SAMPLE		9
 #define PERF_RECORD_MMAP2		10
 #define PERF_RECORD_LOST_SAMPLES	13
+#define PERF_RECORD_SWITCH		14
+#define PERF_RECORD_SWITCH_CPU_WIDE	15
 
 /* Records that perf itself synthesizes (user types start at 64). */
 #define PERF_RECORD_USER_TYPE_START	64
@@ -116,6 +118,7 @@
 #define PERF_RECORD_MISC_USER		2
 #define PERF_RECORD_MISC_MMAP_DATA	(1 << 13)
 #define PERF_RECORD_MISC_COMM_EXEC	(1 << 13)
+#define PERF_RECORD_MISC_SWITCH_OUT	(1 << 13)
 #define PERF_RECORD_MISC_MMAP_BUILD_ID	(1 << 14)
 #define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
 

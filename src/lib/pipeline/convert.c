@@ -15,6 +15,7 @@
 #include "convert.h"
 #include "cpuprof.h"
 #include "delivery.h"
+#include "offcpu.h"
 #include "perf_abi.h"
 #include "profiles.h"
 #include "reader.h"
@@ -54,6 +55,7 @@ struct conv {
 		uint32_t sid;
 	} spaces[2];
 	unsigned nspaces;
+	struct offcpu *oc;	/* --off-cpu: the switch-outs waiting */
 };
 
 /* Whether X is among the N ids V, sorted (convert.h): a binary search,
@@ -199,6 +201,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	const struct convert_opts *o = cv->o;
 	struct perf_sample full;
 	const struct perf_sample *s = &full;
+	struct offcpu_switch sw;
 	uint64_t n, nraw, umark, *f;
 	uint32_t sid;
 	size_t k;
@@ -214,6 +217,17 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		return -1;
 	if (deliveries_of(&cv->dl, rec, s, s->period) < 0)
 		goto nomem;
+	if (cv->oc != NULL && offcpu_is_switch(rec->attr)) {
+		offcpu_decode(cv->pd, rec->attr, s, &sw);
+		if (sw.next_pid > 0 &&
+		    offcpu_in(cv->oc, cv->ag, ns(cv, sw.next_pid), s->time) < 0)
+			goto nomem;
+		/* The idle task's waits, and a thread's last switch, which
+		 * does not come back, are no one's. */
+		if (sw.prev_pid <= 0 ||
+		    (sw.have_state && offcpu_dead(sw.prev_state)))
+			return 0;
+	}
 	if (cv->dl.n == 0)
 		return 0;
 	if (cv->count_only) {
@@ -271,6 +285,15 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	if (n > STACKTAB_MAX_PCS) {
 		n = STACKTAB_MAX_PCS;
 		cv->cc.frames_capped++;
+	}
+	if (cv->oc != NULL && offcpu_is_switch(rec->attr)) {
+		if (offcpu_out(cv->oc, ns(cv, sw.prev_pid), sid,
+			       cv->dl.v[0].ev, s->time,
+			       sw.have_state &&
+				       offcpu_preempted(sw.prev_state),
+			       f, (uint32_t)n) < 0)
+			goto nomem;
+		return 0;
 	}
 	if (cv->dl.n == 1) {
 		if (aggregate_add(cv->ag, cv->dl.v[0].ev, sid,
@@ -337,6 +360,24 @@ add_mapping(struct conv *cv, int32_t pid, const struct sideband *sb)
 	return ret;
 }
 
+/* --off-cpu: a record that says a thread runs again, or exits
+ * (offcpu_record()).  0, or -1 when out of memory. */
+static int
+switch_record(struct conv *cv, const struct perf_record *rec)
+{
+	uint64_t time;
+	int32_t tid;
+
+	switch (offcpu_record(rec, cv->big_endian, &tid, &time)) {
+	case OFFCPU_IN:
+		return offcpu_in(cv->oc, cv->ag, ns(cv, tid), time);
+	case OFFCPU_EXIT:
+		return offcpu_exit(cv->oc, cv->ag, ns(cv, tid), time);
+	default:
+		return 0;
+	}
+}
+
 /* A record that is not a sample: what it says of the processes and
  * their address spaces. */
 static int
@@ -347,6 +388,8 @@ on_record(struct conv *cv, const struct perf_record *rec,
 	int ret = 0;
 
 	cv->nspaces = 0;	/* the record may change a space */
+	if (cv->oc != NULL && switch_record(cv, rec) < 0)
+		return p2g_fail(err, P2G_NOMEM, rec->offset, "out of memory");
 	if (!records_is_sideband(rec->type))
 		return 0;
 	if (records_decode(rec, cv->big_endian, &sb, err) < 0)
@@ -430,6 +473,11 @@ read_input(struct conv *cv, struct p2g_error *err)
 out:
 	cv->st->late += reader_late(rd);
 	reader_close(rd);
+	/* The threads that have not come back wait to the end. */
+	if (k == 0 && cv->oc != NULL &&
+	    offcpu_finish(cv->oc, cv->ag,
+			  perfdata_header(cv->pd)->last_sample_time) < 0)
+		k = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 	if (k == 0 && aggregate_flush(cv->ag) < 0)
 		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 				"out of memory after %llu distinct stacks",
@@ -462,12 +510,15 @@ conv_init(struct conv *cv, const struct perfdata *first,
 	/* pprof's profiles carry the periods besides the counts; they
 	 * and the folded stacks name each stack's thread. */
 	cv->ag = aggregate_new(o->weight == CONVERT_WEIGHT_PERIOD ||
-				       o->format == CONVERT_FORMAT_PPROF,
+				       o->format == CONVERT_FORMAT_PPROF ||
+				       o->off_cpu,
 			       o->by_thread || o->split == CONVERT_SPLIT_TID ||
 				       o->format != CONVERT_FORMAT_GPERFTOOLS);
 	if (cv->as == NULL || cv->uframes == NULL || cv->ag == NULL)
 		return -1;
 	cv->kt = addrspace_kernel_text(cv->as);
+	if (o->off_cpu && (cv->oc = offcpu_new(o->off_cpu_blocked)) == NULL)
+		return -1;
 	return 0;
 }
 
@@ -475,6 +526,7 @@ static void
 conv_release(struct conv *cv)
 {
 	free(cv->uframes);
+	offcpu_free(cv->oc);
 	aggregate_free(cv->ag);
 	deliveries_release(&cv->dl);
 	addrspace_free(cv->as);
@@ -507,6 +559,7 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 		uo.missing = o->missing;
 		uo.missing_ctx = o->progress_ctx;
 		uo.debuginfo = o->debuginfo;
+		uo.fetch = o->fetch;
 		cv->uw = unwind_open(&uo, perfdata_header(pd), cv->big_endian);
 		if (cv->uw == NULL)
 			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
@@ -541,6 +594,14 @@ finish_stats(struct conv *cv)
 	st->other_events = cv->dl.other_events;
 	st->read_unchanged = cv->dl.read_unchanged;
 	st->read_unknown_id = cv->dl.read_unknown_id;
+	if (cv->oc != NULL) {
+		const struct offcpu_counts *c = offcpu_counts(cv->oc);
+
+		st->offcpu_outs = c->outs;
+		st->offcpu_at_end = c->at_end;
+		st->offcpu_lost_in = c->lost_in;
+		st->offcpu_preempted_left_out = c->preempted_left_out;
+	}
 }
 
 int
