@@ -184,3 +184,28 @@ write_file('sample-callchain-nr.perf.data', $bad, %sect);
 	    pack('L<S<S<', 1, $kmisc, 8 + length($body)) . $body;
 	write_file('kernel-module.perf.data', $m, %sect);
 }
+
+# a recording perf did not finish (killed): data size 0 in the header and
+# nothing after the records, though the header still sets the feature
+# bits; the libc MMAP2 carries its build ID itself (misc
+# PERF_RECORD_MISC_MMAP_BUILD_ID, perf record --buildid-mmap), so the
+# build ID is in the records, not in a feature section
+{
+	my $u = $data;
+	my $p = 0;
+	while ($p < $sample_at[0]) {
+		my ($type, $misc, $size) = unpack('L<S<S<', substr($u, $p, 8));
+		if ($type == 10 && substr($u, $p, $size) =~ m{/libc\.so}) {
+			substr($u, $p + 4, 2) = pack('S<', $misc | 0x4000);
+			substr($u, $p + 40, 24) =
+			    pack('Cx3a20', 20, pack('H*', 'c0ffee' x 6 . 'c0'));
+		}
+		$p += $size;
+	}
+	my $out = substr($f, 0, $data_off) . $u;
+	substr($out, 48, 8) = pack('Q<', 0);
+	open(my $o, '>:raw', "$dir/unfinished.perf.data") or
+	    die "$dir/unfinished.perf.data: $!\n";
+	print $o $out;
+	close($o) or die "$dir/unfinished.perf.data: $!\n";
+}
