@@ -299,6 +299,13 @@ report_notes(const struct report *rp, const struct convert_stats *st,
 			     st->dwarf_samples, st->dwarf_no_binary,
 			     o->symfs || o->nbinaries
 				     ? "" : "; see --symfs, --binaries");
+	if (st->samples_zero)
+		message_warning(name, P2G_NO_OFFSET,
+				"%" PRIu64 " sample%s at address 0 (perf's "
+				"[unknown]) left out: the gperftools format "
+				"cannot hold address 0 (--format=pprof or "
+				"folded keeps them)", st->samples_zero,
+				st->samples_zero == 1 ? "" : "s");
 	if (st->late)
 		message_warning(name, P2G_NO_OFFSET,
 				"%" PRIu64 " record%s came after later ones "
@@ -324,6 +331,7 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 		"  samples of %-13s %12" PRIu64 "\n"
 		"  samples filtered out     %12" PRIu64 "\n"
 		"  samples with no frame    %12" PRIu64 "\n"
+		"  samples at address 0     %12" PRIu64 "\n"
 		"  samples written          %12" PRIu64 "\n"
 		"  processes written        %12zu\n"
 		"  kernel frames            %12" PRIu64 "\n"
@@ -336,7 +344,8 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 		"  slot width (bits)        %12u\n",
 		progname, rp->name, st->records, st->samples,
 		st->event ? st->event->name : "?", st->samples_event,
-		st->samples_filtered, st->samples_empty, st->samples_used,
+		st->samples_filtered, st->samples_empty, st->samples_zero,
+		st->samples_used,
 		st->processes, st->kernel_frames, st->frames_dropped,
 		st->markers, st->zero_frames, st->lost, st->unknown_id,
 		st->period_us, st->slot_bits);

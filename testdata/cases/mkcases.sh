@@ -37,4 +37,5 @@ folded-kernel-module regress/kernel-module.perf.data
 folded-mem-topology-bits regress/mem-topology-bits.perf.data
 folded-mmap-overlap regress/mmap-overlap.perf.data
 folded-unmapped-below-offset regress/unmapped-below-offset.perf.data
+folded-sample-at-zero regress/sample-at-zero.perf.data
 LIST

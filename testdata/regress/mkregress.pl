@@ -209,3 +209,34 @@ write_file('sample-callchain-nr.perf.data', $bad, %sect);
 	print $o $out;
 	close($o) or die "$dir/unfinished.perf.data: $!\n";
 }
+
+# a sample at address 0 in a recording without callchains (perf record
+# without -g): the attr's sample_type without CALLCHAIN, each sample
+# without its callchain, the second sample's ip 0 (perf script: 0
+# [unknown]); the header and attrs written here, the features as they
+# were (event_desc keeps the attr it had)
+{
+	no warnings 'portable';
+	my ($attr_size, $attrs_off) = unpack('Q<Q<', substr($f, 16, 16));
+	my $st = unpack('Q<', substr($f, $attrs_off + 24, 8));
+	die "no CALLCHAIN\n" unless $st & 32;
+	my ($z, $p) = ('', 0);
+	while ($p < length($data)) {
+		my ($type, $misc, $size) = unpack('L<S<S<', substr($data, $p, 8));
+		my $rec = substr($data, $p, $size);
+		if ($type == 9) {
+			# ip, pid/tid, time, period, then the callchain
+			my $ip = @sample_at && $p == $sample_at[1] ? 0 :
+			    unpack('Q<', substr($rec, 8, 8));
+			my $body = pack('Q<', $ip) . substr($rec, 16, 24);
+			$rec = pack('L<S<S<', 9, $misc, 8 + length($body)) .
+			       $body;
+		}
+		$z .= $rec;
+		$p += $size;
+	}
+	my $save = substr($f, $attrs_off + 24, 8);
+	substr($f, $attrs_off + 24, 8) = pack('Q<', $st & ~32);
+	write_file('sample-at-zero.perf.data', $z, %sect);
+	substr($f, $attrs_off + 24, 8) = $save;
+}

@@ -160,9 +160,9 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 		if (addrspace_is_kernel(cv->as, f[k]))
 			f[keep++] = f[k];
 	for (k = 0; k < nu; k++) {
-		/* Zeros are dropped, as from callchains: a profile cannot
-		 * hold PC 0. */
-		if (cv->uframes[k] == 0) {
+		/* Zeros are dropped, as from callchains, where a profile
+		 * cannot hold PC 0 (gperftools). */
+		if (cv->uframes[k] == 0 && !cv->co.keep_zero) {
 			cv->cc.zero_frames++;
 			continue;
 		}
@@ -186,7 +186,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	const struct convert_opts *o = cv->o;
 	struct perf_sample full;
 	const struct perf_sample *s = &full;
-	uint64_t n, nraw, umark, *f;
+	uint64_t n, nraw, umark, *f, zeros;
 	uint32_t sid;
 	size_t k;
 
@@ -222,6 +222,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		return 0;
 	}
 
+	zeros = cv->cc.zero_frames;
 	f = aggregate_frames(cv->ag, s->callchain_nr + cv->max_unwind + 1 +
 					     s->branch_nr);
 	if (f == NULL)
@@ -248,11 +249,17 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		if (n > 0)
 			nraw = n;
 	}
-	/* No address in the callchain: the sample's ip, as perf shows it. */
-	if (nraw == 0 && s->ip != 0 && keep_frame(cv, s->ip))
+	/* No address in the callchain: the sample's ip, as perf shows it
+	 * (0 too, which perf counts as [unknown], where a profile can hold
+	 * it). */
+	if (nraw == 0 && (s->ip != 0 || cv->co.keep_zero) &&
+	    keep_frame(cv, s->ip))
 		f[n++] = s->ip;
 	if (n == 0) {
-		st->samples_empty++;
+		if (cv->cc.zero_frames != zeros || (nraw == 0 && s->ip == 0))
+			st->samples_zero++;
+		else
+			st->samples_empty++;
 		return 0;
 	}
 	if (n > STACKTAB_MAX_PCS) {

@@ -123,6 +123,8 @@ struct convert_stats {
 	uint64_t samples_filtered;	/* dropped by --pid/--tid/--comm */
 	uint64_t samples_used;		/* in the profiles */
 	uint64_t samples_empty;		/* no usable frame at all */
+	uint64_t samples_zero;		/* only address-0 frames, which a
+					   gperftools profile cannot hold */
 	uint64_t zero_frames;		/* address-0 frames dropped */
 	uint64_t markers;		/* context markers removed */
 	uint64_t kernel_frames;
