@@ -38,4 +38,5 @@ folded-mem-topology-bits regress/mem-topology-bits.perf.data
 folded-mmap-overlap regress/mmap-overlap.perf.data
 folded-unmapped-below-offset regress/unmapped-below-offset.perf.data
 folded-sample-at-zero regress/sample-at-zero.perf.data
+folded-thread-names regress/thread-names.perf.data --include-pid --include-tid
 LIST

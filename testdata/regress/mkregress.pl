@@ -240,3 +240,32 @@ write_file('sample-callchain-nr.perf.data', $bad, %sect);
 	write_file('sample-at-zero.perf.data', $z, %sect);
 	substr($f, $attrs_off + 24, 8) = $save;
 }
+
+# thread names as perf gives them: the first sample becomes the idle
+# task's (pid and tid 0: perf's "swapper"), the second and third of
+# thread 5271 of the program, of which the file has no COMM or FORK
+# before the second (perf: ":5271") and a COMM "worker" between the two
+# (the program's COMM with its pid, tid, name and time changed: 1 ns
+# before the third sample's)
+{
+	my $t = $data;
+	my ($p, $comm) = (0);
+	while ($p < $sample_at[0]) {
+		my ($type, $misc, $size) = unpack('L<S<S<', substr($t, $p, 8));
+		$comm = substr($t, $p, $size) if $type == 3 && !defined $comm;
+		$p += $size;
+	}
+	die "no COMM\n" unless defined $comm;
+	my $csize = unpack('S<', substr($comm, 6, 2));
+	# sample_id: pid/tid, time
+	my $when = unpack('Q<', substr($t, $sample_at[2] + 24, 8)) - 1;
+	my $trailer = pack('L<L<Q<', 5270, 5271, $when);
+	my $body = pack('L<L<', 5270, 5271) . pack('a8', 'worker') . $trailer;
+	my $rec = pack('L<S<S<', 3, 0, 8 + length($body)) . $body;
+	# pid/tid after the ip
+	substr($t, $sample_at[0] + 16, 8) = pack('L<L<', 0, 0);
+	substr($t, $sample_at[1] + 16, 8) = pack('L<L<', 5270, 5271);
+	substr($t, $sample_at[2] + 16, 8) = pack('L<L<', 5270, 5271);
+	substr($t, $sample_at[2], 0) = $rec;
+	write_file('thread-names.perf.data', $t, %sect);
+}

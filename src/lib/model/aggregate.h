@@ -130,4 +130,16 @@ uint32_t aggregate_space(const struct aggregate *ag, uint32_t ctx);
  * made BY_THREAD. */
 int32_t aggregate_tid(const struct aggregate *ag, uint32_t ctx);
 
+/*
+ * With BY_THREAD: the samples added from now on are of a thread named
+ * COMM (copied when first used), in the era ERA of its names
+ * (addrspace_sample_comm()): the samples of one thread under two names
+ * get two contexts.  COMM must last until the next sample is added.
+ */
+void aggregate_name(struct aggregate *ag, uint32_t era, const char *comm);
+
+/* The name of the thread of context CTX when its samples were taken
+ * (aggregate_name()); "" unless made BY_THREAD. */
+const char *aggregate_comm(const struct aggregate *ag, uint32_t ctx);
+
 #endif

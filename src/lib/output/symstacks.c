@@ -425,6 +425,9 @@ symstacks_build(const struct symstacks_in *in, struct stack_entry **e,
 		if (sc[0] != '\0' &&
 		    strcmp(sc, addrspace_comm_of(in->as, pid, pid)) != 0)
 			s->comm = sc;
+		/* the thread's name when the samples were taken */
+		if (tid >= 0)
+			s->comm = aggregate_comm(in->ag, e[i]->ctx);
 		s->count = e[i]->count;
 		s->period = stacktab_period(in->tab, e[i]);
 		user = false;

@@ -46,6 +46,7 @@ struct conv {
 	struct unwinder *uw;	/* for the current input; NULL: no
 				   unwinding */
 	uint64_t *uframes;	/* max_unwind unwound user frames */
+	char name[16];		/* ":TID", a thread not named yet */
 	/* The spaces of the two processes sampled last, the latest first
 	 * (the CPUs' samples come interleaved), kept until a record that
 	 * may change spaces comes; nspaces of them are set. */
@@ -177,6 +178,28 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 	return 0;
 }
 
+/*
+ * The name of the thread of sample S for the stacks added next, as perf
+ * names it at that time (tools/perf/util/thread.c, thread__new(), and
+ * its idle thread): its COMM, "swapper" for the idle task, ":TID" until
+ * it is named, and for good when it never is.
+ */
+static void
+name_thread(struct conv *cv, const struct perf_sample *s)
+{
+	uint32_t era;
+	const char *comm = addrspace_thread_name(cv->as, ns(cv, (int32_t)s->tid),
+						 &era);
+
+	if (comm == NULL && s->pid == 0 && s->tid == 0) {
+		comm = "swapper";
+	} else if (comm == NULL) {
+		snprintf(cv->name, sizeof(cv->name), ":%d", (int)s->tid);
+		comm = cv->name;
+	}
+	aggregate_name(cv->ag, era, comm);
+}
+
 /* A sample. */
 static int
 on_sample(struct conv *cv, const struct perf_record *rec,
@@ -266,6 +289,8 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		n = STACKTAB_MAX_PCS;
 		cv->cc.frames_capped++;
 	}
+	if (aggregate_by_thread(cv->ag))
+		name_thread(cv, s);
 	if (cv->dl.n == 1) {
 		if (aggregate_add(cv->ag, cv->dl.v[0].ev, sid,
 				  ns(cv, (int32_t)s->tid), (uint32_t)n,
