@@ -434,9 +434,10 @@ output_write(void *ctx, const struct convert_result *r,
 		note_split(output, r);
 	else if (!sink->split && r->processes > 1)
 		message_note(sink->rp->name, "%zu processes merged into one "
-			     "profile%s (--split writes one per process)",
-			     r->processes,
-			     r->relocated ? ", some mappings relocated" : "");
+			     "profile%s%s", r->processes,
+			     r->relocated ? ", some mappings relocated" : "",
+			     report_hint(sink->rp, " (--split writes one per "
+					 "process)"));
 	sink->written++;
 	sink->samples += r->samples;
 	return 0;

@@ -785,6 +785,7 @@ main(int argc, char **argv)
 		parse_options(argc, argv, &op);
 	}
 	report_init(&rp, op.recording ? rec_names : op.inputs);
+	rp.hints = strcmp(progname, "perf_to_profile") != 0;
 	if (!message_quiet && (op.progress || isatty(STDERR_FILENO)))
 		rp.progress = op.progress ? 2 : 1;
 	memset(&oo, 0, sizeof(oo));

@@ -269,3 +269,20 @@ write_file('sample-callchain-nr.perf.data', $bad, %sect);
 	substr($t, $sample_at[2], 0) = $rec;
 	write_file('thread-names.perf.data', $t, %sect);
 }
+
+# what the kernel lost: before the third sample, a LOST_SAMPLES record
+# of 1075 samples (perf report: "Total Lost Samples: 1075") and a LOST
+# record of 7 events (id 0), each with the sample_id of the program's
+# thread 1 ns before the third sample
+{
+	my $l = $data;
+	my ($pid, $tid, $when) =
+	    unpack('L<L<Q<', substr($l, $sample_at[2] + 16, 16));
+	my $id = pack('L<L<Q<', $pid, $tid, $when - 1);
+	my $ls = pack('Q<', 1075) . $id;
+	my $lo = pack('Q<Q<', 0, 7) . $id;
+	substr($l, $sample_at[2], 0) =
+	    pack('L<S<S<', 13, 0, 8 + length($ls)) . $ls .
+	    pack('L<S<S<', 2, 0, 8 + length($lo)) . $lo;
+	write_file('lost.perf.data', $l, %sect);
+}

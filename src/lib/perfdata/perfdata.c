@@ -713,6 +713,14 @@ perfdata_next_in_file(struct perfdata *pd, struct perf_record *rec,
 				pd->counts.lost +=
 					load64(p + 16, pd->f.big_endian);
 			break;
+		case PERF_RECORD_LOST_SAMPLES:
+			/* as perf report counts them: not those a BPF
+			 * filter dropped on purpose */
+			if (size >= 16 &&
+			    !(rec->misc & PERF_RECORD_MISC_LOST_SAMPLES_BPF))
+				pd->counts.lost_samples +=
+					load64(p + 8, pd->f.big_endian);
+			break;
 		default:
 			break;
 		}

@@ -73,6 +73,8 @@ struct perfdata_counts {
 	uint64_t by_type[128];	/* types >= 128 are counted in by_type[0] */
 	uint64_t unknown_id;	/* samples whose id matches no attr */
 	uint64_t lost;		/* events the kernel reported lost */
+	uint64_t lost_samples;	/* samples it reported lost (perf
+				   report's "Total Lost Samples") */
 };
 
 /* Hears a problem that does not stop the reading, at OFFSET of PART: ""

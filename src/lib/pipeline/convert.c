@@ -149,6 +149,10 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 	case UNWIND_NONE: return 0;
 	case UNWIND_DONE: st->dwarf_done++; break;
 	case UNWIND_PARTIAL: st->dwarf_partial++; break;
+	case UNWIND_COPY_END:
+		st->dwarf_partial++;
+		st->dwarf_copy_end++;
+		break;
 	case UNWIND_NO_BINARY: st->dwarf_no_binary++; break;
 	case UNWIND_UNSUPPORTED: st->dwarf_unsupported++; break;
 	}
@@ -542,6 +546,7 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 		return -1;
 	st->records += perfdata_counts(pd)->records;
 	st->lost += perfdata_counts(pd)->lost;
+	st->lost_samples += perfdata_counts(pd)->lost_samples;
 	st->unknown_id += perfdata_counts(pd)->unknown_id;
 	return 0;
 }

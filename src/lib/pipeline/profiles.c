@@ -528,9 +528,12 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 	pf.period_unit = 0;
 	pf.mean_period = 0;
 	pf.sym = NULL;
+	/* Events that sample but have no sample, as perf's tracking
+	 * event dummy:HG of perf record -a, leave no choice to make. */
 	for (i = 0; i < in->first.nattrs; i++)
 		st->nr_sampling_events +=
-			in->first.attrs[i]->sample_period != 0;
+			in->first.attrs[i]->sample_period != 0 &&
+			deliveries_samples(in->dl, (uint32_t)i) > 0;
 	if (pick_event(&pf, &ev, err) < 0)
 		goto out;
 	event = in->first.attrs[ev];
