@@ -86,7 +86,7 @@ usage(void)
 "      --kallsyms FILE  pprof, folded: kernel names from this copy of\n"
 "                       /proc/kallsyms only, before --vmlinux (default:\n"
 "                       a vmlinux where perf looks, perf's cached copy, or\n"
-"                       /proc/kallsyms for the running kernel)\n"
+"                       /proc/kallsyms if it is the recorded kernel)\n"
 "\n"
 "Output (the processes left are merged into one profile, each mapped\n"
 "file at one place; a lone process keeps its own addresses):\n"

@@ -86,6 +86,12 @@ report_missing(void *ctx, const char *path, const char *why)
 
 	if (!missing_first(rp, path))
 		return;
+	if (strcmp(path, "[kernel.kallsyms]") == 0) {
+		message_warning(rp->name, P2G_NO_OFFSET, "kernel frames are "
+				"not named: %s%s", why,
+				report_hint(rp, " (see --vmlinux, --kallsyms)"));
+		return;
+	}
 	/* a --vmlinux is not looked for: perf takes it or nothing */
 	if (o != NULL && o->vmlinux != NULL && strcmp(path, o->vmlinux) == 0) {
 		message_warning(rp->name, P2G_NO_OFFSET,

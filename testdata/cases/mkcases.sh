@@ -33,10 +33,12 @@ folded-multi-inject-pipe multi-inject-pipe.perf.data
 folded-multi-pipe multi-pipe.perf.data --include-pid --include-tid
 folded-multi-z multi-z.perf.data
 folded-threads-dir threads-dir.perf.data --include-tid
+folded-threads-z-pipe threads-z-pipe.perf.data
 folded-kernel-module regress/kernel-module.perf.data
 folded-mem-topology-bits regress/mem-topology-bits.perf.data
 folded-mmap-overlap regress/mmap-overlap.perf.data
 folded-unmapped-below-offset regress/unmapped-below-offset.perf.data
 folded-sample-at-zero regress/sample-at-zero.perf.data
 folded-thread-names regress/thread-names.perf.data --include-pid --include-tid
+folded-kernel-vmlinux-path regress/kernel-vmlinux-path.perf.data
 LIST

@@ -286,3 +286,37 @@ write_file('sample-callchain-nr.perf.data', $bad, %sect);
 	    pack('L<S<S<', 2, 0, 8 + length($lo)) . $lo;
 	write_file('lost.perf.data', $l, %sect);
 }
+
+# the kernel's build ID kept under a vmlinux path, as perf 4.x wrote it
+# when it found a vmlinux at record time: the "[kernel.kallsyms]" entry
+# of the build-id table renamed /lib/modules/6.18.44-fc-v669/build/vmlinux
+# (pid -1, misc kernel as it was); the second sample becomes kernel text
+# (0xffffffff8161dc84) called from the program and libc
+{
+	no warnings 'portable';
+	my $k = $data;
+	my $at = $sample_at[1];
+	my $size = unpack('S<', substr($k, $at + 6, 2));
+	my @c = (0xffffffffffffff80, 0xffffffff8161dc84,
+		 0xfffffffffffffe00, 0x401192, 0x7ffae7c5724a);
+	my $rec = pack('Q<', $c[1]) . substr($k, $at + 16, 24) .
+		  pack('Q<*', scalar(@c), @c);
+	substr($k, $at, $size) = pack('L<S<S<', 9, 1, 8 + length($rec)) . $rec;
+	my %s = %sect;
+	my ($in, $out) = ($s{2}, '');
+	while (length($in) >= 8) {
+		my ($type, $misc, $esize) = unpack('L<S<S<', $in);
+		my $e = substr($in, 0, $esize, '');
+		my $name = substr($e, 36);
+		$name =~ s/\0.*//s;
+		if ($name eq '[kernel.kallsyms]') {
+			my $n = '/lib/modules/6.18.44-fc-v669/build/vmlinux';
+			$n .= "\0" x (64 - length($n) % 64);
+			$e = pack('L<S<S<', $type, $misc, 36 + length($n)) .
+			     substr($e, 8, 28) . $n;
+		}
+		$out .= $e;
+	}
+	$s{2} = $out;
+	write_file('kernel-vmlinux-path.perf.data', $k, %s);
+}

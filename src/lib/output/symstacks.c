@@ -84,6 +84,14 @@ build_id_of(const struct perf_header_info *hi, const struct mapping *m,
 			*size = hi->build_ids[i].size;
 			return;
 		}
+	if (strcmp(path, "[kernel.kallsyms]") == 0) {
+		const struct perf_build_id *k = perfdata_kernel_build_id(hi);
+
+		if (k != NULL) {
+			*id = k->id;
+			*size = k->size;
+		}
+	}
 }
 
 static uint64_t

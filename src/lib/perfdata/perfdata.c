@@ -783,6 +783,29 @@ perfdata_format(const struct perfdata *pd)
 	return &pd->f;
 }
 
+const struct perf_build_id *
+perfdata_kernel_build_id(const struct perf_header_info *hi)
+{
+	const struct perf_build_id *vmlinux = NULL;
+	const char *base;
+	size_t i;
+
+	for (i = 0; hi != NULL && i < hi->nr_build_ids; i++) {
+		const struct perf_build_id *b = &hi->build_ids[i];
+
+		if (b->size == 0)
+			continue;
+		if (strcmp(b->filename, "[kernel.kallsyms]") == 0)
+			return b;
+		base = strrchr(b->filename, '/');
+		base = base != NULL ? base + 1 : b->filename;
+		if (vmlinux == NULL && b->pid == -1 &&
+		    strncmp(base, "vmlinux", 7) == 0)
+			vmlinux = b;
+	}
+	return vmlinux;
+}
+
 const struct perf_header_info *
 perfdata_header(const struct perfdata *pd)
 {

@@ -591,6 +591,9 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 		so.nbinaries = in->o->nbinaries;
 		so.vmlinux = in->o->vmlinux;
 		so.kallsyms = in->o->kallsyms;
+		so.check_host = true;
+		so.hostname = in->first.header->hostname;
+		so.osrelease = in->first.header->osrelease;
 		so.missing = in->o->missing;
 		so.missing_ctx = in->o->progress_ctx;
 		/* inlined functions and lines, as perf: pprof has them for
