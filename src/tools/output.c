@@ -291,6 +291,12 @@ warn_result(const char *output, const struct convert_result *r)
 				"every stack has the same second frame; "
 				"google-pprof removes it unless run with "
 				"--no-auto-signal-frm");
+	/* as gperfcheck says it (checkreport.c) */
+	if (r->space_paths)
+		message_warning(output, P2G_NO_OFFSET,
+				"%zu maps lines have a path with a space, "
+				"which Go pprof cuts at the space",
+				r->space_paths);
 	if (r->collisions)
 		message_warning(output, P2G_NO_OFFSET,
 				"%zu mapped files found no free place and "

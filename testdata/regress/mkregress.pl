@@ -320,3 +320,31 @@ write_file('sample-callchain-nr.perf.data', $bad, %sect);
 	$s{2} = $out;
 	write_file('kernel-vmlinux-path.perf.data', $k, %s);
 }
+
+# a mapped path with spaces: libc's MMAP2 made that of "/opt/my libs/libc
+# 2.so" with its build ID in the record (misc MMAP_BUILD_ID), as in
+# recordings of programs under "4º ano/" or of "chrome (deleted)"
+{
+	my $u = $data;
+	my $p = 0;
+	while ($p < $sample_at[0]) {
+		my ($type, $misc, $size) = unpack('L<S<S<', substr($u, $p, 8));
+		if ($type == 10 && substr($u, $p, $size) =~ m{/libc\.so}) {
+			my $rec = substr($u, $p, $size);
+			my $name_end = index($rec, "\0", 72);
+			my $tail = substr($rec, 72 + (($name_end - 72 + 8) & ~7));
+			my $n = '/opt/my libs/libc 2.so';
+			$n .= "\0" x (8 - length($n) % 8);
+			my $body = substr($rec, 8, 32) .
+				   pack('Cx3a20', 20,
+					pack('H*', 'ba5eba11' x 5)) .
+				   substr($rec, 64, 8) . $n . $tail;
+			substr($u, $p, $size) =
+			    pack('L<S<S<', 10, $misc | 0x4000,
+				 8 + length($body)) . $body;
+			last;
+		}
+		$p += $size;
+	}
+	write_file('path-spaces.perf.data', $u, %sect);
+}

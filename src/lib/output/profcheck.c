@@ -126,6 +126,15 @@ exec_ranges(const char *maps, size_t *n, size_t *spaces, size_t *glued)
 	return v;
 }
 
+size_t
+profcheck_space_paths(const char *maps)
+{
+	size_t n, spaces, glued;
+
+	free(exec_ranges(maps, &n, &spaces, &glued));
+	return spaces;
+}
+
 int
 profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 {

@@ -188,6 +188,7 @@ struct convert_result {
 	uint64_t fixup_copies;
 	bool fixup_converged;
 	bool perl_strips;
+	size_t space_paths;	/* maps paths Go pprof cuts at a space */
 };
 
 /* Receives each profile; returns 0, or -1 with ERR set to stop. */

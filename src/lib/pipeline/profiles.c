@@ -11,6 +11,7 @@
 #include "fixup.h"
 #include "layout.h"
 #include "perf_abi.h"
+#include "profcheck.h"
 #include "profiles.h"
 #include "split.h"
 #include "symbols.h"
@@ -211,6 +212,7 @@ emit(struct prof *pf, struct stack_entry **e, size_t n,
 		if (extra[i] > 0 && profile_repeat_leaf(&out, i, extra[i]) < 0)
 			goto nomem;
 	r->perl_strips = fixup_perl_strips(&out);
+	r->space_paths = profcheck_space_paths(out.maps);
 	r->profile = &out;
 	ret = sink(ctx, r, err);
 	goto out;
