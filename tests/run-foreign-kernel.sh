@@ -26,10 +26,10 @@ printf 'ffffffff81000000 T _text\nffffffff8161dc00 T p2g_kernel_function\nffffff
 cp "arch/[kernel.kallsyms]/$bid/kallsyms" \
 	"other/[kernel.kallsyms]/0123456789abcdef0123456789abcdef01234567/"
 
-check_exit 0 "$PERF2GPERF" -q --symfs=empty --binaries=arch -f folded "$data" -
+check_exit 0 "$PERF2GPERF" -q --symfs=empty --binaries=arch -f folded --folded-style=perf "$data" -
 check_grep "hot;[unknown];[unknown];p2g_kernel_function 1" out
 
-check_exit 0 "$PERF2GPERF" --symfs=empty --binaries=other -f folded "$data" -
+check_exit 0 "$PERF2GPERF" --symfs=empty --binaries=other -f folded --folded-style=perf "$data" -
 check_grep "hot;[unknown];[unknown];[unknown] 3" out
 [ "$(grep -c "kernel frames are not named" err)" = 1 ] || {
 	cat err >&2
@@ -53,7 +53,7 @@ f=$top_srcdir/../shared/corpus/foreign/NanXiao_images__perf_perf.data
 	echo "no foreign corpus: not tried on its perf 4.10 file"
 	exit 0
 }
-check_exit 0 "$PERF2GPERF" --symfs=empty -f folded "$f" n.folded
+check_exit 0 "$PERF2GPERF" --symfs=empty -f folded --folded-style=perf "$f" n.folded
 compare_text "$f.py.nosym.folded" n.folded "$f: the folded stacks"
 [ "$(grep -c "kernel frames are not named" err)" = 1 ] ||
 	fail "$f: not one warning about the kernel's names"

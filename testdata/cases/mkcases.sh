@@ -3,7 +3,7 @@
 # Write the folded-stack cases of tests/run-cases.sh: for each recording
 # named below, NAME.args (perf2gperf's arguments), NAME.oracle (perf's)
 # and NAME.expected, the output of the oracle: perf's own stackcollapse.py
-# with no binaries to read (an empty --symfs and HOME).  In the two
+# (whose names --folded-style=perf gives) with no binaries to read (an empty --symfs and HOME).  In the two
 # files, @TESTDATA@ stands for testdata/ and @EMPTY@ for an empty
 # directory.  Run from the top of the source tree, with perf installed:
 #	testdata/cases/mkcases.sh
@@ -14,7 +14,7 @@ trap 'rm -rf "$E"' EXIT
 # NAME RECORDING [STACKCOLLAPSE-OPTIONS]
 while read -r name data opts; do
 	[ -n "$name" ] || continue
-	printf -- '-q --symfs=@EMPTY@ -f folded%s @TESTDATA@/%s -\n' \
+	printf -- '-q --symfs=@EMPTY@ -f folded --folded-style=perf%s @TESTDATA@/%s -\n' \
 		"${opts:+ $opts}" "$data" > testdata/cases/$name.args
 	printf -- '--symfs=@EMPTY@ -i @TESTDATA@/%s -s %s%s\n' \
 		"$data" "$SC" "${opts:+ -- $opts}" > testdata/cases/$name.oracle

@@ -132,6 +132,14 @@ map_index(struct build *b, const struct mapping *m, bool kernel,
 	if (!kernel && m->pid >= 0 && mapkind_is_own(mapping_kind(m->path)))
 		k.pid = real_id(b->in, m->pid);
 	build_id_of(b->in->info, m, m->path, &k.build_id, &k.build_id_size);
+	if (kernel) {
+		const struct perf_build_id *kb =
+			perfdata_kernel_build_id(b->in->info);
+
+		if (kb != NULL &&
+		    strcmp(kb->filename, "[kernel.kallsyms]") != 0)
+			k.dso = kb->filename;
+	}
 	h = map_hash(&k);
 	if (hashtab_reserve(&b->by_content, ss->nmaps + 1) < 0)
 		return -1;
