@@ -422,6 +422,7 @@ output_write(void *ctx, const struct convert_result *r,
 		sink->strips += r->perl_strips;
 		sink->collisions += r->collisions > 0;
 		sink->unconverged += !r->fixup_converged;
+		sink->spaces += r->space_paths > 0;
 	} else {
 		warn_result(output, r);
 	}
@@ -474,6 +475,11 @@ output_summary(const struct output_sink *sink, const char *input,
 				"same second frame; google-pprof removes it "
 				"unless run with --no-auto-signal-frm (-v "
 				"names them)", sink->strips);
+	if (sink->spaces)
+		message_warning(input, P2G_NO_OFFSET,
+				"in %zu of the profiles maps lines have a path "
+				"with a space, which Go pprof cuts at the "
+				"space (-v names them)", sink->spaces);
 	if (sink->collisions)
 		message_warning(input, P2G_NO_OFFSET,
 				"in %zu of the profiles some mapped files "

@@ -42,7 +42,7 @@ struct output_sink {
 	uint64_t samples;
 	char **names;
 	size_t nnames, cap_names;
-	size_t strips, collisions, unconverged;
+	size_t strips, collisions, unconverged, spaces;
 };
 
 /* Remove the temporary file, if one is left, with async-signal-safe
