@@ -27,7 +27,7 @@ phase() {
 need="gcc make autoconf automake pkg-config libdw-dev libelf-dev zlib1g-dev
       libzstd-dev zstd
       linux-perf google-perftools golang-go golang-github-google-pprof-dev
-      libiberty-dev protobuf-compiler
+      libiberty-dev protobuf-compiler libdebuginfod-dev debuginfod curl
       clang libclang-rt-14-dev valgrind perl python3 python3-pytest cmake
       dpkg-dev debhelper fakeroot lintian"
 ./install-deps.sh $need

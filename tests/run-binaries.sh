@@ -34,21 +34,9 @@ perf record -q --call-graph dwarf -F 500 -o r.data -- ./bin/hot \
 	> rec.log 2>&1 ||
 	skip "perf record does not work here: $(head -n 1 rec.log)"
 
-# perf script's names of the program's frames
-perf script -i r.data -F ip,sym,dso > script.txt 2> script.err ||
-	hard_error "perf script failed: $(head -n 1 script.err)"
-awk '$NF ~ /bin\/hot\)$/ && $2 != "[unknown]" { print $2 }' script.txt |
-	sort -u > names
-grep -qx hot_loop names || hard_error "perf script names no hot_loop"
-
-check_exit 0 "$PERF2GPERF" --folded-style=perf -q -f folded r.data before.folded
-check_exit 0 "$PERF2GPERF" --folded-style=perf -q --no-fixup r.data before.prof
-check_exit 0 "$GPERFCHECK" --dump before.prof
-mv out before.dump
-while read -r fn; do
-	grep -q ";$fn[; ]" before.folded ||
-		hard_error "$fn is not in the folded stacks before the move"
-done < names
+# perf script's names of the program's frames, and what perf2gperf
+# makes with the program in place
+hot_before r.data
 
 perf archive r.data > archive.log 2>&1 ||
 	hard_error "perf archive failed: $(head -n 1 archive.log)"
@@ -63,7 +51,7 @@ bin=$test_dir/bin/hot
 
 # found nowhere: one warning (the unwinder and the symbolizer both miss
 # it), and -v says where it was looked for
-check_exit 0 "$PERF2GPERF" --folded-style=perf -v -f folded r.data none.folded
+check_exit 0 "$PERF2GPERF" -v -f folded r.data none.folded
 check_grep "warning: $bin: no usable file (not found)"
 [ "$(grep -c "no usable file" err)" -eq 1 ] ||
 	fail "the missing program is not reported once: $(cat err)"
@@ -78,12 +66,12 @@ cp hot.moved bybid/renamed
 dirs="arch byname bybid"
 [ -z "${P2G_WRAPPER:-}" ] || dirs=arch
 for dir in $dirs; do
-	check_exit 0 "$PERF2GPERF" --folded-style=perf --binaries "$dir" -f folded r.data \
+	check_exit 0 "$PERF2GPERF" --binaries "$dir" -f folded r.data \
 		$dir.folded
 	! grep -q "no usable file.*/bin/hot" err ||
 		fail "--binaries $dir: $(cat err)"
 	compare_text before.folded $dir.folded "folded with --binaries $dir"
-	check_exit 0 "$PERF2GPERF" --folded-style=perf -q --no-fixup --binaries "$dir" r.data \
+	check_exit 0 "$PERF2GPERF" -q --no-fixup --binaries "$dir" r.data \
 		$dir.prof
 	check_exit 0 "$GPERFCHECK" --dump $dir.prof
 	compare_text before.dump out "the profile with --binaries $dir"
@@ -99,7 +87,7 @@ check_exit 0 "$GPERFCHECK" -q --binaries arch --expect-function hot_loop \
 mkdir other empty
 ${CC:-gcc} -O0 -o other/hot "$src" 2> cc.log ||
 	hard_error "cannot build hot.c again: $(head -n 1 cc.log)"
-check_exit 0 "$PERF2GPERF" --folded-style=perf --binaries empty --binaries other -f folded \
+check_exit 0 "$PERF2GPERF" --binaries empty --binaries other -f folded \
 	r.data other.folded
 check_grep "warning: $bin: no usable file (build ID differs)"
 [ "$(grep -c "no usable file" err)" -eq 1 ] ||
@@ -110,7 +98,7 @@ check_grep "warning: $bin: no usable file (build ID differs)"
 # perf buildid-cache -a: the cache has it
 perf buildid-cache -a "$test_dir/hot.moved" > bc.log 2>&1 ||
 	hard_error "perf buildid-cache -a failed: $(head -n 1 bc.log)"
-check_exit 0 "$PERF2GPERF" --folded-style=perf -f folded r.data cache.folded
+check_exit 0 "$PERF2GPERF" -f folded r.data cache.folded
 ! grep -q "no usable file.*/bin/hot" err ||
 	fail "with the cache: $(cat err)"
 while read -r fn; do

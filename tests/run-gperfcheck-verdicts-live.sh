@@ -8,8 +8,8 @@
 # samples each (CPUPROFILE_FREQUENCY=1000):
 #  - the two runs are never different (the same, or too few samples to
 #    tell if the machine gave fewer samples);
-#  - the moved run is different from the first, hot_loop and cold_loop
-#    the rows that differ;
+#  - the moved run is different from the first, hot_loop among the rows
+#    that differ, and no function but the three loops;
 #  - each run's hot_loop share is within 8 points of what the program
 #    asks for (50 and 42 percent of the work), by --expect-function.
 # Skips without gcc or libprofiler.
@@ -49,8 +49,13 @@ cat out
 [ $st = 0 ] || [ $st = 3 ] || fail "two runs of one program: exit status $st"
 check_exit 1 "$GPERFCHECK" --compare a.prof shift.prof
 awk 'NR > 2 && $9 == "different" { print $10 }' out | sort > diff.got
-printf 'cold_loop\nhot_loop\n' > diff.exp
-compare_text diff.exp diff.got "the rows that differ"
+# hot_loop moved most (8 points); the shares the other loops get from
+# one run to the next vary by a few points on a loaded machine, so
+# cold_loop and warm_loop may or may not be told apart, and nothing
+# else may differ
+grep -q -x hot_loop diff.got || fail "hot_loop is not among the rows that differ"
+! grep -v -x -e hot_loop -e cold_loop -e warm_loop diff.got ||
+	fail "rows that should not differ do"
 check_exit 0 "$GPERFCHECK" --expect-function hot_loop --min-share 42 \
 	--max-share 58 a.prof b.prof
 check_exit 0 "$GPERFCHECK" --expect-function hot_loop --min-share 34 \

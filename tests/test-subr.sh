@@ -37,6 +37,13 @@
 #                             kernel image OUT: text at 0xffffffff81000000,
 #                             entry _text, build ID the hex BID (else one
 #                             ld computes); a hard error if that fails
+#   hot_before DATA           for a recording DATA of bin/hot (hot.c):
+#                             perf script's names of its frames in
+#                             ./names (a hard error without hot_loop),
+#                             and perf2gperf's folded stacks, profile
+#                             and profile's dump in before.folded,
+#                             before.prof and before.dump (a hard error
+#                             when the stacks miss a name of ./names)
 #   go_env                    point HOME, GOCACHE, GOPATH and PPROF_TMPDIR
 #                             into the test directory, so that go tool
 #                             pprof writes nothing elsewhere
@@ -301,6 +308,23 @@ mkvmlinux() {
 			-o "$2" "$2.o" 2>> "$2.log" ||
 		hard_error "cannot build a vmlinux from $1: $(head -n 1 "$2.log")"
 	rm -f "$2.o"
+}
+
+# See the list at the top.
+hot_before() {
+	perf script -i "$1" -F ip,sym,dso > script.txt 2> script.err ||
+		hard_error "perf script failed: $(head -n 1 script.err)"
+	awk '$NF ~ /bin\/hot\)$/ && $2 != "[unknown]" { print $2 }' \
+		script.txt | sort -u > names
+	grep -qx hot_loop names || hard_error "perf script names no hot_loop"
+	check_exit 0 "$PERF2GPERF" -q -f folded "$1" before.folded
+	check_exit 0 "$PERF2GPERF" -q --no-fixup "$1" before.prof
+	check_exit 0 "$GPERFCHECK" --dump before.prof
+	mv out before.dump
+	while read -r fn; do
+		grep -q ";$fn[; ]" before.folded ||
+			hard_error "$fn is not in the folded stacks of $1"
+	done < names
 }
 
 # See the list at the top.

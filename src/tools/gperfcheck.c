@@ -20,6 +20,7 @@
 #include "checkreport.h"
 #include "count.h"
 #include "cpuprof.h"
+#include "fetch.h"
 #include "grow.h"
 #include "gzbuf.h"
 #include "profcheck.h"
@@ -36,6 +37,7 @@ enum {
 	OPT_CUM,
 	OPT_BINARIES,
 	OPT_CONFIDENCE,
+	OPT_DEBUGINFOD,
 };
 
 /* Largest file read into memory; profiles are far smaller. */
@@ -115,6 +117,9 @@ usage(void)
 "                       symbol\n"
 "      --binaries DIR   for the names: look for the profile's files in DIR\n"
 "                       too (repeatable), as perf2gperf --binaries does\n"
+"      --debuginfod     for the names: fetch the files found nowhere by\n"
+"                       the build IDs of the maps text from the servers\n"
+"                       in DEBUGINFOD_URLS; no server is asked without it\n"
 "\n"
 "Comparison:\n"
 "      --compare        FILE A and FILE B give each function and each\n"
@@ -423,6 +428,8 @@ struct options {
 	struct report report;		/* --tap, --quiet */
 	const char **binaries;		/* --binaries (malloc'd) */
 	size_t nbinaries;
+	bool debuginfod;		/* --debuginfod */
+	struct dbgfetch *fetch;		/* its handle, or NULL */
 };
 
 /* --compare A B: the shares of the functions and mappings (or with
@@ -455,8 +462,10 @@ do_compare(const char *fa, const char *fb, const struct options *op)
 		goto out;
 	}
 	ret = 2;
-	if (profstats_compute(&a, op->binaries, op->nbinaries, &sa) < 0 ||
-	    profstats_compute(&b, op->binaries, op->nbinaries, &sb) < 0 ||
+	if (profstats_compute(&a, op->binaries, op->nbinaries, op->fetch,
+			      &sa) < 0 ||
+	    profstats_compute(&b, op->binaries, op->nbinaries, op->fetch,
+			      &sb) < 0 ||
 	    profstats_compare(&sa, &sb, tolerance, op->confidence, &c) < 0) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		goto out;
@@ -617,6 +626,9 @@ parse_option(int c, char **argv, struct options *op)
 		op->binaries = nb;
 		break;
 	}
+	case OPT_DEBUGINFOD:
+		op->debuginfod = true;
+		break;
 	case 'L':
 		op->mode = CPUPROF_LENIENT;
 		break;
@@ -673,6 +685,7 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "cum", no_argument, NULL, OPT_CUM },
 		{ "symbolizable", required_argument, NULL, 'y' },
 		{ "binaries", required_argument, NULL, OPT_BINARIES },
+		{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
 		{ "lenient", no_argument, NULL, 'L' },
 		{ "tolerance", required_argument, NULL, 'T' },
 		{ "summary", no_argument, NULL, 's' },
@@ -728,7 +741,7 @@ check_file(const char *file, struct options *op, bool several)
 	checkreport_valid(&op->report, name, NULL, NULL, 0);
 	stats = op->nchecks > 0 || op->summary || op->json;
 	if (stats && profstats_compute(&p, op->binaries, op->nbinaries,
-				       &st) < 0) {
+				       op->fetch, &st) < 0) {
 		p2g_fail(&err, P2G_NOMEM, P2G_NO_OFFSET,
 			 "out of memory for the shares");
 		message_error(name, &err);
@@ -776,11 +789,19 @@ main(int argc, char **argv)
 	parse_options(argc, argv, &op);
 	if (optind == argc)
 		message_usage("no FILE given");
+	/* libdw asks the servers in DEBUGINFOD_URLS for what it cannot find
+	 * on disk: no network unasked */
+	if (!op.debuginfod)
+		unsetenv("DEBUGINFOD_URLS");
+	else
+		op.fetch = fetch_open(display_name(argv[optind]), NULL, NULL);
 
 	if (op.compare) {
 		if (argc - optind != 2)
 			message_usage("--compare takes exactly two FILEs");
 		st = do_compare(argv[optind], argv[optind + 1], &op);
+		fetch_warn(display_name(argv[optind]), op.fetch);
+		dbgfetch_free(op.fetch);
 		free(op.checks);
 		free(op.binaries);
 		message_exit(st);
@@ -792,6 +813,8 @@ main(int argc, char **argv)
 		if (st > ret)
 			ret = st;
 	}
+	fetch_warn(display_name(argv[optind]), op.fetch);
+	dbgfetch_free(op.fetch);
 	free(op.checks);
 	free(op.binaries);
 	message_exit(ret);

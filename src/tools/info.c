@@ -20,6 +20,8 @@
 #include "feature.h"
 #include "info.h"
 #include "message.h"
+#include "offcpu.h"
+#include "perf_abi.h"
 
 /* ---- the feature sections, as text ------------------------------------- */
 
@@ -559,6 +561,32 @@ print_counts(const struct perfdata *pd, const struct convert_counts *c)
 	}
 }
 
+/* Whether PD can give off-CPU time (--off-cpu), and why not: said of
+ * the recordings that have some of what it takes (sched:sched_switch,
+ * switch records). */
+static void
+print_offcpu(const struct perfdata *pd)
+{
+	const struct perfdata_counts *c = perfdata_counts(pd);
+	const char *missing;
+	size_t i;
+	bool some = c->by_type[PERF_RECORD_SWITCH] +
+			    c->by_type[PERF_RECORD_SWITCH_CPU_WIDE] > 0;
+
+	for (i = 0; i < perfdata_nattrs(pd); i++)
+		some = some || offcpu_is_switch(perfdata_attr(pd, i));
+	if (!some)
+		return;
+	printf("#\n# off-CPU time: ");
+	if (offcpu_possible(pd, &missing))
+		printf("yes (%" PRIu64 " switch records, sched:sched_switch "
+		       "with callchains)\n",
+		       c->by_type[PERF_RECORD_SWITCH] +
+			       c->by_type[PERF_RECORD_SWITCH_CPU_WIDE]);
+	else
+		printf("no (perf record %s is missing)\n", missing);
+}
+
 int
 info_print(struct perfdata *pd, struct report *rp)
 {
@@ -587,6 +615,7 @@ info_print(struct perfdata *pd, struct report *rp)
 	print_events(pd);
 	print_features(pd, &ft);
 	print_counts(pd, &counts);
+	print_offcpu(pd);
 	feature_release(&ft);
 	convert_counts_release(&counts);
 	return ret;

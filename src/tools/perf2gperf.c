@@ -23,10 +23,12 @@
 
 #include "convert.h"
 #include "cpuprof.h"
+#include "fetch.h"
 #include "info.h"
 #include "input.h"
 #include "message.h"
 #include "output.h"
+#include "offcpu.h"
 #include "perfdata.h"
 #include "record.h"
 #include "report.h"
@@ -39,7 +41,8 @@ usage(void)
 	printf("Usage: %s [OPTIONS] INPUT OUTPUT\n"
 "       %s [OPTIONS] -o OUTPUT INPUT...\n"
 "       %s --info INPUT\n"
-"       %s record [-o OUTPUT] [PERF-RECORD-OPTIONS] -- CMD [ARGS]\n"
+"       %s record [-o OUTPUT] [--off-cpu] [PERF-RECORD-OPTIONS] -- CMD\n"
+"             [ARGS]\n"
 "Convert a perf.data file (perf record, perf inject; file or pipe mode,\n"
 "either byte order, zstd-compressed with -z, gzip-compressed, or a\n"
 "perf.data directory of perf record --threads) into a gperftools CPU\n"
@@ -50,7 +53,9 @@ usage(void)
 "With no arguments, converts ./perf.data (if there is one) into\n"
 "./perf.prof.  'record' runs perf record -o - (-g -F 999 unless the\n"
 "options choose a call graph or a rate; $PERF names perf) and converts\n"
-"its stream as it comes into OUTPUT, by default CMD's name + .prof.\n"
+"its stream as it comes into OUTPUT, by default CMD's name + .prof;\n"
+"with --off-cpu, it records what --off-cpu needs (-g -e cpu-clock -e\n"
+"sched:sched_switch --switch-events) and converts the time off the CPU.\n"
 "\n"
 "Selection:\n"
 "  -e, --event NAME     convert samples of event NAME as perf prints it\n"
@@ -61,6 +66,13 @@ usage(void)
 "  -c, --comm NAME      keep samples of threads whose command is NAME\n"
 "      --user-only      leave out kernel frames (and kernel-only samples)\n"
 "      --kernel-only    leave out user frames (and user-only samples)\n"
+"      --off-cpu[=all|blocked]\n"
+"                       profile the time threads wait off the CPU, on\n"
+"                       the stacks of sched:sched_switch, in microseconds\n"
+"                       (pprof: nanoseconds, with the on-CPU samples as\n"
+"                       -sample_index=cpu); blocked: leave out the\n"
+"                       preempted (the recording needs -g, -e\n"
+"                       sched:sched_switch and --switch-events)\n"
 "\n"
 "  -o, --output OUTPUT  write OUTPUT from every INPUT given\n"
 "\n"
@@ -135,10 +147,11 @@ usage(void)
 "      --binaries DIR   look for the binaries in DIR too (repeatable): by\n"
 "                       file name, by build ID, and in the build-ID tree\n"
 "                       of an unpacked perf archive\n"
-"      --debuginfod     for code whose CFI is not in its binary, let\n"
-"                       libdw read separate debug files (/usr/lib/debug,\n"
-"                       and the servers in DEBUGINFOD_URLS); off by\n"
-"                       default, as in perf\n"
+"      --debuginfod     fetch the binaries and debug files not found on\n"
+"                       disk by build ID from the servers in\n"
+"                       DEBUGINFOD_URLS, and let libdw read separate\n"
+"                       debug files for CFI; off by default: no server\n"
+"                       is asked without it\n"
 "      --no-unwind      do not unwind: user stacks hold the sampled IP\n"
 "\n"
 "Information:\n"
@@ -227,6 +240,9 @@ static const struct message_word weights[] = {
 	{ "samples", CONVERT_WEIGHT_SAMPLES },
 	{ "period", CONVERT_WEIGHT_PERIOD },
 	{ NULL, 0 },
+};
+static const struct message_word off_cpu_kinds[] = {
+	{ "all", 0 }, { "blocked", 1 }, { NULL, 0 },
 };
 static const struct message_word formats[] = {
 	{ "gperftools", CONVERT_FORMAT_GPERFTOOLS },
@@ -346,6 +362,12 @@ parse_option(int c, char **argv, struct options *op)
 		break;
 	case 'N':
 		o->no_unwind = true;
+		break;
+	case 'O':
+		o->off_cpu = true;
+		o->off_cpu_blocked = optarg != NULL &&
+				     message_parse_word("--off-cpu", optarg,
+							off_cpu_kinds) == 1;
 		break;
 	case 'U':
 		o->user_only = true;
@@ -510,6 +532,13 @@ check_arguments(int argc, char **argv, struct options *op)
 		output_check_pattern(op->output, o->split);
 	if (!op->format_set && op->output != NULL)
 		op->conv.format = format_of(op->output);
+	if (o->off_cpu) {
+		if (o->event != NULL)
+			message_usage("--off-cpu profiles sched:sched_switch "
+				      "(not --event)");
+		op->conv.event = "sched:sched_switch";
+		op->conv.weight = CONVERT_WEIGHT_PERIOD;
+	}
 	/* stackcollapse.py refuses these too: the ids follow the comm */
 	if (o->folded.no_comm &&
 	    (o->folded.include_pid || o->folded.include_tid))
@@ -560,6 +589,7 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "kallsyms", required_argument, NULL, 'a' },
 		{ "debuginfod", no_argument, NULL, 'D' },
 		{ "no-unwind", no_argument, NULL, 'N' },
+		{ "off-cpu", optional_argument, NULL, 'O' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -573,6 +603,13 @@ parse_options(int argc, char **argv, struct options *op)
 	while ((c = getopt_long(argc, argv, ":o:e:p:t:c:f:isvqhV", longopts,
 				NULL)) != -1)
 		parse_option(c, argv, op);
+	/* pprof passes perf_to_profile no options: there DEBUGINFOD_URLS
+	 * set is the request */
+	if (strcmp(progname, "perf_to_profile") == 0) {
+		const char *urls = getenv("DEBUGINFOD_URLS");
+
+		op->debuginfod = urls != NULL && *urls != '\0';
+	}
 	/* libdw asks the servers in DEBUGINFOD_URLS for what it cannot find
 	 * on disk; a converter should not reach the network unasked. */
 	if (!op->debuginfod)
@@ -703,6 +740,22 @@ name_input(const char *name, const struct perfdata *pd)
 	}
 }
 
+/* Whether input PD, named NAME, can give off-CPU time; if not, say what
+ * perf record needs, with ERR. */
+static bool
+off_cpu_possible(const struct perfdata *pd, const char *name,
+		 struct p2g_error *err)
+{
+	const char *missing;
+
+	if (offcpu_possible(pd, &missing))
+		return true;
+	p2g_fail(err, P2G_INVALID, P2G_NO_OFFSET, "no off-CPU time here: "
+		 "record it with perf record %s", missing);
+	message_error(name, err);
+	return false;
+}
+
 /* Convert the open inputs PDS as OP asks, each profile to SINK, naming
  * the inputs through RP; ERR as main() made it.  The exit status. */
 static int
@@ -711,7 +764,13 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 {
 	struct convert_opts *o = &op->conv;
 	struct convert_stats st;
+	size_t k;
 
+	/* (in pipe mode the events come with the data: see below) */
+	for (k = 0; o->off_cpu && k < op->ninputs; k++)
+		if (!perfdata_format(pds[k])->pipe_mode &&
+		    !off_cpu_possible(pds[k], rp->names[k], err))
+			return p2g_exit_status(err->status);
 	sink->output = op->output;
 	sink->split = o->split;
 	sink->verbose = op->verbose;
@@ -724,24 +783,41 @@ convert(struct options *op, struct perfdata **pds, struct report *rp,
 	o->progress_ctx = rp;
 	rp->o = o;
 	rp->verbose = op->verbose || op->stats;
+	/* without a handle, nothing is fetched: libdw's own client not
+	 * either */
+	if (op->debuginfod &&
+	    (o->fetch = fetch_open(rp->name, report_fetch, rp)) == NULL)
+		unsetenv("DEBUGINFOD_URLS");
 	if (convert_run(pds, op->ninputs, o, output_write, sink, &st,
 			err) < 0) {
+		/* a pipe that lacked what off-CPU time needs */
+		for (k = 0; o->off_cpu && k < op->ninputs; k++)
+			if (perfdata_format(pds[k])->pipe_mode &&
+			    !off_cpu_possible(pds[k], rp->names[k], err))
+				return p2g_exit_status(err->status);
 		message_error(sink->failed[0] != '\0'
 				      ? sink->failed
 				      : report_where(rp, err->part),
 			      err);
+		dbgfetch_free(o->fetch);
+		o->fetch = NULL;
 		return p2g_exit_status(err->status);
 	}
 	report_progress_end(rp, &st.samples);
 	report_input(rp, 0);
+	fetch_warn(rp->name, o->fetch);
 	if (o->split)
 		output_summary(sink, rp->name, &st, o);
 	report_notes(rp, &st, o, pds[0]);
 	if (op->recording)
 		message_note(op->output, "%" PRIu64 " samples written",
 			     st.samples_used);
-	if (op->stats)
+	if (op->stats) {
 		report_stats(rp, &st);
+		fetch_stats(o->fetch);
+	}
+	dbgfetch_free(o->fetch);
+	o->fetch = NULL;
 	return 0;
 }
 
@@ -786,7 +862,8 @@ main(int argc, char **argv)
 		rec_av[1] = (char *)"-o";
 		rec_av[2] = rec.output;
 		rec_av[3] = rec.input;
-		parse_options(4, rec_av, &op);
+		rec_av[4] = rec.off_cpu ? (char *)"--off-cpu" : NULL;
+		parse_options(rec.off_cpu ? 5 : 4, rec_av, &op);
 		op.recording = true;
 	} else if (argc == 1 && access("perf.data", F_OK) == 0) {
 		/* As perf report reads ./perf.data. */

@@ -53,9 +53,12 @@ default_output(const char *cmd)
 }
 
 /* The arguments of perf: record -o -, the defaults the options OPTS
- * (NOPTS of them) leave open, OPTS, then -- and CMD (NCMD words). */
+ * (NOPTS of them) leave open, OPTS, then -- and CMD (NCMD words).  With
+ * OFF_CPU, the events that off-CPU time needs (offcpu.h), at their
+ * default periods (a frequency would sample the switches too). */
 static char **
-perf_argv(const char *perf, char **opts, int nopts, char **cmd, int ncmd)
+perf_argv(const char *perf, char **opts, int nopts, char **cmd, int ncmd,
+	  bool off_cpu)
 {
 	static const char *const graph[] = { "-g", "--call-graph", NULL };
 	static const char *const rate[] = { "-F", "--freq", "-c", "--count",
@@ -68,7 +71,7 @@ perf_argv(const char *perf, char **opts, int nopts, char **cmd, int ncmd)
 		has_graph |= is_option(opts[i], graph);
 		has_rate |= is_option(opts[i], rate);
 	}
-	av = calloc((size_t)(nopts + ncmd) + 10, sizeof(*av));
+	av = calloc((size_t)(nopts + ncmd) + 16, sizeof(*av));
 	if (av == NULL)
 		return NULL;
 	av[n++] = (char *)perf;
@@ -77,7 +80,13 @@ perf_argv(const char *perf, char **opts, int nopts, char **cmd, int ncmd)
 	av[n++] = (char *)"-";
 	if (!has_graph)
 		av[n++] = (char *)"-g";
-	if (!has_rate) {
+	if (off_cpu) {
+		av[n++] = (char *)"-e";
+		av[n++] = (char *)"cpu-clock";
+		av[n++] = (char *)"-e";
+		av[n++] = (char *)"sched:sched_switch";
+		av[n++] = (char *)"--switch-events";
+	} else if (!has_rate) {
 		av[n++] = (char *)"-F";
 		av[n++] = (char *)"999";
 	}
@@ -249,6 +258,8 @@ record_start(int argc, char **argv, struct record *r)
 			else
 				snprintf(why, sizeof(why), "option '%s' needs "
 					 "a file name", a);
+		} else if (strcmp(a, "--off-cpu") == 0) {
+			r->off_cpu = true;
 		} else if (strncmp(a, "--output=", 9) == 0) {
 			r->output = (char *)a + 9;
 		} else if (strncmp(a, "-o", 2) == 0) {
@@ -277,7 +288,7 @@ record_start(int argc, char **argv, struct record *r)
 		free(opts);
 		message_usage("record: %s", why);
 	}
-	av = perf_argv(r->perf, opts, nopts, cmd, ncmd);
+	av = perf_argv(r->perf, opts, nopts, cmd, ncmd, r->off_cpu);
 	free(opts);
 	if (av == NULL)
 		message_usage("out of memory");

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perf2gperf record [-o OUTPUT] [PERF-RECORD-OPTIONS] -- CMD [ARGS]:
- * runs perf record -o - (the program in $PERF, else perf) with -g and
- * -F 999 unless the options given choose a call graph or a rate, and
- * hands its stream to the conversion as it comes.
+ * perf2gperf record [-o OUTPUT] [--off-cpu] [PERF-RECORD-OPTIONS] -- CMD
+ * [ARGS]: runs perf record -o - (the program in $PERF, else perf) with -g
+ * and -F 999 unless the options given choose a call graph or a rate
+ * (with --off-cpu, -e cpu-clock -e sched:sched_switch --switch-events
+ * instead of -F 999), and hands its stream to the conversion as it
+ * comes.
  */
 #ifndef P2G_RECORD_H
 #define P2G_RECORD_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 struct record {
@@ -16,6 +19,8 @@ struct record {
 	char input[32];		/* "/dev/fd/N": the conversion's INPUT */
 	char *output;		/* OUTPUT: -o, else CMD's name + ".prof" */
 	const char *perf;	/* the program run */
+	bool off_cpu;		/* --off-cpu: record what off-CPU time
+				   needs, and convert that */
 };
 
 /* Read the arguments after "record" (ARGV[0] is "record") and start

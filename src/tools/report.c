@@ -113,6 +113,9 @@ report_missing(void *ctx, const char *path, const char *why)
 	for (i = 0; i < o->nbinaries; i++)
 		message_note(rp->name, "%s:   --binaries %s (by name, by build "
 			     "ID, DIR/.build-id)", path, o->binaries[i]);
+	if (o->fetch != NULL)
+		message_note(rp->name, "%s:   and asked of the debuginfod "
+			     "servers by build ID", path);
 }
 
 void
@@ -240,6 +243,23 @@ report_progress(void *ctx, uint64_t done, uint64_t total,
 	rp->samples = samples;
 	if (due(rp, now))
 		show_last(rp, now);
+}
+
+void
+report_fetch(void *ctx, const char *hex, enum dbgfetch_kind kind,
+	     const struct dbgfetch_counts *c)
+{
+	struct report *rp = ctx;
+	size_t fetched = c->fetched[0] + c->fetched[1];
+
+	/* a fetch may take long: shown as soon as the line may be, and
+	 * the reading's line again after it */
+	if (!due(rp, seconds()))
+		return;
+	rp->pending = true;
+	message_status("%s: %s: debuginfod: fetching the %s of %s "
+		       "(%zu fetched)", progname, rp->name,
+		       dbgfetch_kind_name(kind), hex, fetched);
 }
 
 void
@@ -406,6 +426,14 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 	if (st->lbr_samples)
 		fprintf(stderr, "  stacks from LBR          %12" PRIu64 "\n",
 			st->lbr_samples);
+	if (st->offcpu_outs || st->offcpu_preempted_left_out)
+		fprintf(stderr,
+			"  off-CPU switch-outs      %12" PRIu64 "\n"
+			"  waiting at the end       %12" PRIu64 "\n"
+			"  switch-ins lost          %12" PRIu64 "\n"
+			"  preempted left out       %12" PRIu64 "\n",
+			st->offcpu_outs, st->offcpu_at_end, st->offcpu_lost_in,
+			st->offcpu_preempted_left_out);
 	if (st->dwarf_samples)
 		fprintf(stderr,
 			"  dwarf samples            %12" PRIu64 "\n"

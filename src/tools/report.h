@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "convert.h"
+#include "dbgfetch.h"
 #include "perfdata.h"
 
 struct report {
@@ -80,6 +81,12 @@ void report_warn(void *ctx, const char *part, uint64_t off,
  * time left when the size is known) and the samples so far. */
 void report_progress(void *ctx, uint64_t done, uint64_t total,
 		     uint64_t samples);
+
+/* A dbgfetch_progress_fn (CTX a struct report): the status line, as
+ * RP's progress says, while a file is fetched from a debuginfod
+ * server. */
+void report_fetch(void *ctx, const char *hex, enum dbgfetch_kind kind,
+		  const struct dbgfetch_counts *c);
 
 /* For perfdata_open_opts.spool_progress (CTX a struct report): the
  * status line while the input is copied to a temporary file, as RP's

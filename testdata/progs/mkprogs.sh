@@ -9,3 +9,4 @@ for p in hot recurse multi forkexec spawn2 forkprof; do
 	$CC $CFLAGS -o $p $p.c
 done
 $CC $CFLAGS -pthread -o threads threads.c
+$CC $CFLAGS -pthread -o offcpu offcpu.c

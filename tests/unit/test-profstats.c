@@ -110,7 +110,7 @@ test_entries(void)
 	uint64_t flat, cum;
 
 	make(&p, three, 0);
-	CHECK(profstats_compute(&p, NULL, 0, &s) == 0);
+	CHECK(profstats_compute(&p, NULL, 0, NULL, &s) == 0);
 	CHECK_EQ_U64(s.samples, 7);
 	CHECK_EQ_U64(s.symbolized, 0);
 	CHECK_EQ_U64(s.nfns, 0);
@@ -179,8 +179,8 @@ test_compare(void)
 
 	make(&a, three, 0);
 	make(&b, three, 0x10000000);
-	CHECK(profstats_compute(&a, NULL, 0, &sa) == 0);
-	CHECK(profstats_compute(&b, NULL, 0, &sb) == 0);
+	CHECK(profstats_compute(&a, NULL, 0, NULL, &sa) == 0);
+	CHECK(profstats_compute(&b, NULL, 0, NULL, &sb) == 0);
 	CHECK(profstats_compare(&sa, &sb, 50, 0, &c) == 0);
 	CHECK(c.verdict == PROFSTATS_SAME);
 	CHECK(!c.inexact);
@@ -202,7 +202,7 @@ test_compare(void)
 	profile_release(&b);
 
 	make(&a, half, 0);
-	CHECK(profstats_compute(&a, NULL, 0, &sa) == 0);
+	CHECK(profstats_compute(&a, NULL, 0, NULL, &sa) == 0);
 	CHECK(profstats_compare(&sa, &sa, -1, -1, &c) == 0);
 	CHECK(c.verdict == PROFSTATS_UNSURE);
 	CHECK_EQ_U64(c.nrows, 2);
@@ -215,7 +215,7 @@ test_compare(void)
 	profstats_cmp_release(&c);
 
 	make(&b, skewed, 0);
-	CHECK(profstats_compute(&b, NULL, 0, &sb) == 0);
+	CHECK(profstats_compute(&b, NULL, 0, NULL, &sb) == 0);
 	CHECK(profstats_compare(&sb, &sa, -1, -1, &c) == 0);
 	CHECK(c.verdict == PROFSTATS_DIFFERENT);
 	CHECK_EQ_U64(c.ndifferent, 2);
@@ -238,7 +238,7 @@ test_compare(void)
 	 * Holm's first step at 0.05 / 4 does not reject: unsure, not
 	 * different; at 80% confidence (0.2 / 4 = 0.05) different */
 	make(&b, fewer, 0);
-	CHECK(profstats_compute(&b, NULL, 0, &sb) == 0);
+	CHECK(profstats_compute(&b, NULL, 0, NULL, &sb) == 0);
 	CHECK(profstats_compare(&sa, &sb, -1, -1, &c) == 0);
 	CHECK(c.verdict == PROFSTATS_UNSURE);
 	for (i = 0; i < c.nrows; i++)
@@ -253,7 +253,7 @@ test_compare(void)
 	profile_release(&b);
 
 	make(&b, many, 0);
-	CHECK(profstats_compute(&b, NULL, 0, &sb) == 0);
+	CHECK(profstats_compute(&b, NULL, 0, NULL, &sb) == 0);
 	CHECK(profstats_compare(&sb, &sb, -1, -1, &c) == 0);
 	CHECK(c.verdict == PROFSTATS_SAME);
 	profstats_cmp_release(&c);
@@ -261,7 +261,7 @@ test_compare(void)
 	profile_release(&b);
 
 	make(&h, huge, 0);
-	CHECK(profstats_compute(&h, NULL, 0, &sh) == 0);
+	CHECK(profstats_compute(&h, NULL, 0, NULL, &sh) == 0);
 	CHECK_EQ_U64(sh.samples, UINT64_MAX);
 	CHECK(profstats_compare(&sa, &sh, -1, -1, &c) == 0);
 	CHECK(c.inexact);

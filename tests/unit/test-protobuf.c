@@ -112,7 +112,7 @@ tiny_profile(struct protobuf *b)
 	struct ss_location locs[] = { { 0x400123, 1, 0, 2, false },
 				      { 0x7fff0000, 0, 2, 0, false } };
 	uint32_t pool[] = { 0, 1 };
-	struct ss_sample sample = { 0, 2, 42, 43, "prog", 3, 3000 };
+	struct ss_sample sample = { 0, 2, 42, 43, "prog", 3, 3000, false, 0 };
 	struct symstacks ss;
 	struct pprof_meta meta;
 

@@ -146,7 +146,9 @@ struct aggregate {
 	struct hashtab ctx_index;
 	struct context last;
 	uint32_t last_ctx;
-	/* The name of the thread of the samples added next */
+	/* The namer of the threads, and the name of the one added last */
+	aggregate_namer namer;
+	void *namer_ctx;
 	uint32_t era;
 	const char *comm;
 	uint64_t *frames;	/* the next stack's */
@@ -217,6 +219,10 @@ context_of(struct aggregate *ag, uint32_t sid, int32_t tid, uint32_t *ctx)
 	uint64_t h;
 	uint32_t i;
 
+	ag->era = 0;
+	ag->comm = NULL;
+	if (ag->namer != NULL)
+		ag->comm = ag->namer(ag->namer_ctx, sid, tid, &ag->era);
 	if (ag->last_ctx != UINT32_MAX && ag->last.space == sid &&
 	    ag->last.tid == tid && ag->last.era == ag->era) {
 		*ctx = ag->last_ctx;
@@ -399,10 +405,10 @@ aggregate_tid(const struct aggregate *ag, uint32_t ctx)
 }
 
 void
-aggregate_name(struct aggregate *ag, uint32_t era, const char *comm)
+aggregate_set_namer(struct aggregate *ag, aggregate_namer fn, void *ctx)
 {
-	ag->era = era;
-	ag->comm = comm;
+	ag->namer = fn;
+	ag->namer_ctx = ctx;
 }
 
 const char *

@@ -45,6 +45,7 @@ struct bin {
 	int state;		/* 0 not looked for, 1 found, -1 not found */
 	char *file;		/* the file found */
 	int fd;			/* open on it (once), or -1 */
+	struct dsofind *find;	/* the unwinder's, for its debug file */
 	struct bin_load {	/* its PT_LOAD segments */
 		uint64_t offset, vaddr, filesz, align;
 	} *load;
@@ -279,6 +280,7 @@ bin_of(struct unwinder *uw, const struct mapping *m)
 	b->bid_size = size;
 	if (size > 0)
 		memcpy(b->bid, id, size);
+	b->find = uw->find;
 	hashtab_insert(&uw->bin_index, &it, (uint32_t)uw->nbins);
 	uw->bins[uw->nbins++] = b;
 	bin_find(uw, b);
@@ -348,6 +350,14 @@ report_module(struct uspace *us, uint64_t pc)
 		return NULL;
 	}
 	us->nmodules++;
+	/* The module's user data names its binary, for find_debug(). */
+	{
+		void **ud;
+
+		if (dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL,
+				     NULL) != NULL)
+			*ud = b;
+	}
 	return mod;
 }
 
@@ -566,6 +576,41 @@ no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 	return -1;
 }
 
+/*
+ * With a debuginfod handle, the debug file is found as the symbolizer
+ * finds it (dsofind_debug(): on disk, then from the servers through the
+ * handle, which asks each build ID once), not by libdwfl's standard
+ * search, whose own client would ask the servers again.
+ */
+static int
+find_debug(Dwfl_Module *mod, void **userdata, const char *modname,
+	   Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+	   GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const struct bin *b = *userdata;
+	struct dsofind_file file, dbg;
+	int fd = -1;
+
+	(void)mod;
+	(void)modname;
+	(void)base;
+	(void)file_name;
+	(void)debuglink_file;
+	(void)debuglink_crc;
+	if (b == NULL || b->file == NULL ||
+	    dsofind_open(b->file, NULL, 0, &file) != DSOFIND_FOUND)
+		return -1;
+	if (dsofind_debug(b->find, b->path, &file, &dbg)) {
+		fd = dbg.fd;
+		dbg.fd = -1;
+		*debuginfo_file_name = dbg.path;
+		dbg.path = NULL;
+		dsofind_close(&dbg);
+	}
+	dsofind_close(&file);
+	return fd;
+}
+
 struct unwinder *
 unwind_open(const struct unwind_opts *o, const struct perf_header_info *info,
 	    bool big_endian)
@@ -583,6 +628,7 @@ unwind_open(const struct unwind_opts *o, const struct perf_header_info *info,
 	uw->find_opts.home = o->home;
 	uw->find_opts.binaries = o->binaries;
 	uw->find_opts.nbinaries = o->nbinaries;
+	uw->find_opts.fetch = o->fetch;
 	uw->find = dsofind_new(&uw->find_opts);
 	if (uw->find == NULL || buildids_init(&uw->bids, info) < 0) {
 		buildids_free(&uw->bids);
@@ -621,8 +667,9 @@ unwind_open(const struct unwind_opts *o, const struct perf_header_info *info,
 			 o->symfs);
 	}
 	uw->cbs.find_elf = dwfl_build_id_find_elf;
-	uw->cbs.find_debuginfo = o->debuginfo ? dwfl_standard_find_debuginfo
-					      : no_debuginfo;
+	uw->cbs.find_debuginfo = o->fetch != NULL ? find_debug
+				 : o->debuginfo ? dwfl_standard_find_debuginfo
+						: no_debuginfo;
 	uw->cbs.debuginfo_path = uw->debuginfo_path ? &uw->debuginfo_path
 						    : NULL;
 	elf_version(EV_CURRENT);

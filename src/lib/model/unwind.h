@@ -12,8 +12,8 @@
  * libdw's per-frame work; everything else goes to libdw's unwinder.
  * The binaries are found as the symbolizer finds them (dsofind.h): by
  * path, under a --symfs directory, by build id in perf's cache
- * (~/.debug) and in /usr/lib/debug, and in the --binaries directories;
- * a file whose build id differs from the recording's is never used.
+ * (~/.debug) and in /usr/lib/debug, in the --binaries directories, and
+ * from debuginfod servers when asked; a file whose build id differs from the recording's is never used.
  */
 #ifndef P2G_UNWIND_H
 #define P2G_UNWIND_H
@@ -28,6 +28,7 @@
 #include "sample.h"
 
 struct unwinder;
+struct dbgfetch;
 
 struct unwind_opts {
 	const char *symfs;	/* look for binaries under this, or NULL */
@@ -40,8 +41,12 @@ struct unwind_opts {
 	void (*missing)(void *ctx, const char *path, const char *why);
 	void *missing_ctx;
 	bool debuginfo;		/* let libdw look for separate debug files
-				   (and ask debuginfod) when a binary's
-				   own CFI does not cover an address */
+				   when a binary's own CFI does not cover
+				   an address */
+	/* Ask the debuginfod servers through this handle (not owned) for
+	 * the binaries and debug files not found on disk (dbgfetch.h);
+	 * NULL: never. */
+	struct dbgfetch *fetch;
 };
 
 /* How the unwinding of one sample went. */

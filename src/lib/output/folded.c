@@ -417,7 +417,8 @@ folded_write(const struct symstacks *ss, const struct folded_opts *o,
 	}
 	for (i = 0; i < l.n; i++) {
 		order[i].off = l.off[i];
-		order[i].count = l.count[i];
+		order[i].count = o->divisor > 1 ? l.count[i] / o->divisor
+						: l.count[i];
 	}
 	/* qsort's comparison gets no context: the text is given in a
 	 * static for the call */

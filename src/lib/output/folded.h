@@ -11,6 +11,7 @@
 #define P2G_FOLDED_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "error.h"
 #include "symstacks.h"
@@ -29,6 +30,8 @@ struct folded_opts {
 				   in a command that starts "java") */
 	bool annotate_kernel;	/* --kernel: kernel functions + "_[k]" */
 	bool periods;		/* count periods rather than samples */
+	uint64_t divisor;	/* each line's count divided by it (0:
+				   by 1) */
 	bool comm_only;		/* the event has no callchains: perf's
 				   script then writes the first frame
 				   alone */

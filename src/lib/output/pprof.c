@@ -174,11 +174,12 @@ label(struct protobuf *b, struct strings *t, int64_t *key, const char *name,
 
 static void
 samples(struct protobuf *b, const struct symstacks *ss, struct strings *t,
-	uint64_t *ids)
+	uint64_t *ids, const struct pprof_meta *meta)
 {
-	int64_t comm = -1, pid = -1, tid = -1;
+	int64_t comm = -1, pid = -1, tid = -1, state = -1;
 	size_t i, k, m;
-	uint64_t v[2];
+	uint64_t v[3];
+	bool on_cpu;
 
 	for (i = 0; i < ss->nsamples; i++) {
 		const struct ss_sample *s = &ss->samples[i];
@@ -188,12 +189,24 @@ samples(struct protobuf *b, const struct symstacks *ss, struct strings *t,
 			ids[k] = (uint64_t)ss->pool[s->off + k] + 1;
 		protobuf_packed(b, SAMPLE_LOCATION_ID, ids, s->n);
 		v[0] = s->count;
-		v[1] = s->period;
-		protobuf_packed(b, SAMPLE_VALUE, v, 2);
+		on_cpu = meta->on_cpu_measure != NULL &&
+			 s->ev == meta->on_cpu_ev;
+		if (meta->on_cpu_measure != NULL) {
+			/* samples, cpu, off-cpu */
+			v[1] = on_cpu ? s->period : 0;
+			v[2] = on_cpu ? 0 : s->period;
+			protobuf_packed(b, SAMPLE_VALUE, v, 3);
+		} else {
+			v[1] = s->period;
+			protobuf_packed(b, SAMPLE_VALUE, v, 2);
+		}
 		label(b, t, &comm, "comm", LABEL_STR, s->comm, 0);
 		label(b, t, &pid, "pid", LABEL_NUM, NULL, s->pid);
 		if (s->tid >= 0)
 			label(b, t, &tid, "tid", LABEL_NUM, NULL, s->tid);
+		if (meta->off_cpu && !on_cpu)
+			label(b, t, &state, "state", LABEL_STR,
+			      s->preempted ? "preempted" : "blocked", 0);
 		protobuf_end(b, m);
 	}
 }
@@ -287,8 +300,11 @@ pprof_encode(const struct symstacks *ss, const struct pprof_meta *meta,
 		return -1;
 	str(&t, "");
 	value_type(b, PROFILE_SAMPLE_TYPE, &t, "samples", "count");
+	if (meta->on_cpu_measure != NULL)
+		value_type(b, PROFILE_SAMPLE_TYPE, &t, meta->on_cpu_measure,
+			   "nanoseconds");
 	value_type(b, PROFILE_SAMPLE_TYPE, &t, meta->measure, meta->unit);
-	samples(b, ss, &t, ids);
+	samples(b, ss, &t, ids, meta);
 	mappings(b, ss, &t);
 	locations(b, ss);
 	functions(b, ss, &t);

@@ -25,6 +25,14 @@ struct pprof_meta {
 				   epoch), or 0 when not known */
 	int64_t duration_nanos;	/* 0 when not known */
 	const char *comments[4];	/* NULL-ended */
+	bool off_cpu;		/* the periods are off-CPU time: each
+				   sample has a label "state", "blocked"
+				   or "preempted" */
+	/* With off_cpu, the on-CPU samples too: those of event ON_CPU_EV
+	 * (ss_sample.ev) have their periods under this third sample type,
+	 * "cpu"/"nanoseconds", before the off-CPU type, and no state. */
+	const char *on_cpu_measure;	/* NULL: none */
+	uint32_t on_cpu_ev;
 	char *owned;		/* the comments' storage, if any */
 };
 

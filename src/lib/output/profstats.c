@@ -91,11 +91,11 @@ entries_free(struct profstats_entry *v, size_t n)
 /* Name every PC of P's records into S->pc_fn and S->pc_map. */
 static int
 resolve(const struct profile *p, const char *const *binaries,
-	size_t nbinaries, struct profstats *s, struct names *fns,
-	struct names *maps)
+	size_t nbinaries, struct dbgfetch *fetch, struct profstats *s,
+	struct names *fns, struct names *maps)
 {
 	struct symbolizer *sy = symbolizer_new(p->maps, p->maps_len,
-					       binaries, nbinaries);
+					       binaries, nbinaries, fetch);
 	size_t i;
 	uint64_t j;
 
@@ -204,7 +204,8 @@ sort_entries(struct profstats_entry *v, size_t n, uint32_t *ids, size_t npcs)
 
 int
 profstats_compute(const struct profile *p, const char *const *binaries,
-		  size_t nbinaries, struct profstats *s)
+		  size_t nbinaries, struct dbgfetch *fetch,
+		  struct profstats *s)
 {
 	struct names fns, maps;
 	size_t i, *seen_fn = NULL, *seen_map = NULL;
@@ -220,7 +221,7 @@ profstats_compute(const struct profile *p, const char *const *binaries,
 	s->pc_fn = calloc(s->npcs + 1, sizeof(*s->pc_fn));
 	s->pc_map = calloc(s->npcs + 1, sizeof(*s->pc_map));
 	if (s->pc_fn == NULL || s->pc_map == NULL ||
-	    resolve(p, binaries, nbinaries, s, &fns, &maps) < 0)
+	    resolve(p, binaries, nbinaries, fetch, s, &fns, &maps) < 0)
 		goto nomem;
 	seen_fn = calloc(fns.n + 1, sizeof(*seen_fn));
 	seen_map = calloc(maps.n + 1, sizeof(*seen_map));

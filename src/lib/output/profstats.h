@@ -18,6 +18,7 @@
 
 #include "profile.h"
 
+struct dbgfetch;
 struct symbolizer;
 
 /* A function (by name) or a mapping (by path) and its samples. */
@@ -40,11 +41,12 @@ struct profstats {
 };
 
 /* Fill S for P (which must outlive S), its PCs named with the files
- * found where perf finds them and in the NBINARIES directories BINARIES
- * (symbolize.h).  Returns 0, or -1 when out of memory (S is then
- * empty). */
+ * found where perf finds them, in the NBINARIES directories BINARIES and
+ * through FETCH (NULL: not) on the debuginfod servers (symbolize.h).
+ * Returns 0, or -1 when out of memory (S is then empty). */
 int profstats_compute(const struct profile *p, const char *const *binaries,
-		      size_t nbinaries, struct profstats *s);
+		      size_t nbinaries, struct dbgfetch *fetch,
+		      struct profstats *s);
 
 /* Free what S holds; accepts an S that profstats_compute() failed on. */
 void profstats_release(struct profstats *s);

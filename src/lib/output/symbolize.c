@@ -112,7 +112,7 @@ add_line(struct symbolizer *s, const char *line)
 
 struct symbolizer *
 symbolizer_new(const char *maps, size_t len, const char *const *binaries,
-	       size_t nbinaries)
+	       size_t nbinaries, struct dbgfetch *fetch)
 {
 	struct symbolizer *s = calloc(1, sizeof(*s));
 	struct sym_opts o;
@@ -124,6 +124,7 @@ symbolizer_new(const char *maps, size_t len, const char *const *binaries,
 	memset(&o, 0, sizeof(o));
 	o.binaries = binaries;
 	o.nbinaries = nbinaries;
+	o.fetch = fetch;
 	s->sym = symbols_new(&o);
 	if (s->sym == NULL) {
 		free(s);

@@ -12,14 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct dbgfetch;
 struct symbolizer;
 
 /* A symbolizer for the maps text MAPS (LEN bytes) that also looks for
- * the files in the NBINARIES directories BINARIES (sym_opts.binaries);
- * NULL when out of memory.  Files are opened when first needed. */
+ * the files in the NBINARIES directories BINARIES (sym_opts.binaries)
+ * and, through FETCH if not NULL, on the debuginfod servers
+ * (sym_opts.fetch; FETCH must outlive it); NULL when out of memory.
+ * Files are opened when first needed. */
 struct symbolizer *symbolizer_new(const char *maps, size_t len,
 				  const char *const *binaries,
-				  size_t nbinaries);
+				  size_t nbinaries, struct dbgfetch *fetch);
 
 void symbolizer_free(struct symbolizer *s);
 

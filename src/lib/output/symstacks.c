@@ -8,6 +8,7 @@
 #include "grow.h"
 #include "hashtab.h"
 #include "mapkind.h"
+#include "offcpu.h"
 #include "symstacks.h"
 
 /* The indexes of a build. */
@@ -434,6 +435,7 @@ symstacks_build(const struct symstacks_in *in, struct stack_entry **e,
 		s->off = ss->npool;
 		s->n = e[i]->n;
 		s->pid = real_id(in, pid);
+		tid = offcpu_tid(tid, &s->preempted);
 		s->tid = real_id(in, tid);
 		s->comm = addrspace_comm_of(in->as, pid, tid >= 0 ? tid : pid);
 		/* a space the process left by exec had its name then */
@@ -445,6 +447,7 @@ symstacks_build(const struct symstacks_in *in, struct stack_entry **e,
 		if (tid >= 0)
 			s->comm = aggregate_comm(in->ag, e[i]->ctx);
 		s->count = e[i]->count;
+		s->ev = e[i]->ev;
 		s->period = stacktab_period(in->tab, e[i]);
 		user = false;
 		for (k = 0; k < e[i]->n; k++) {

@@ -73,6 +73,8 @@ struct ss_sample {
 	const char *comm;	/* of the thread (else the process), as
 				   long as the address spaces live */
 	uint64_t count, period;
+	bool preempted;		/* off-CPU: its thread was preempted */
+	uint32_t ev;		/* its event (stack_entry.ev) */
 };
 
 struct symstacks {

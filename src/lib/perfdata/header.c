@@ -325,11 +325,6 @@ read_features(struct perfdata *pd, const uint64_t flags[4],
 		off = cursor_u64(&c);
 		size = cursor_u64(&c);
 		i++;
-		if (bit == HEADER_TRACING_DATA) {
-			/* large and not needed: only noted */
-			pd->info.features[0] |= 1ULL << HEADER_TRACING_DATA;
-			continue;
-		}
 		if (size > FEATURE_MAX || off > input_size(pd->in) ||
 		    size > input_size(pd->in) - off) {
 			perfdata_warnf(pd, tab_off + (i - 1) * 16,
@@ -347,6 +342,15 @@ read_features(struct perfdata *pd, const uint64_t flags[4],
 		}
 		if (input_pread(pd->in, off, buf, (size_t)size, err) < 0)
 			goto out;
+		if (bit == HEADER_TRACING_DATA) {
+			/* the tracepoints' names and formats */
+			pd->info.features[0] |= 1ULL << HEADER_TRACING_DATA;
+			if (perfdata_tracing(pd, buf, (size_t)size, off) < 0) {
+				p2g_fail(err, P2G_NOMEM, off, "out of memory");
+				goto out;
+			}
+			continue;
+		}
 		parse_feature(pd, bit, buf, (size_t)size, off);
 	}
 	ret = 0;

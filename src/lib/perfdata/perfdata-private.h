@@ -17,6 +17,7 @@
 #include "hashtab.h"
 #include "input.h"
 #include "perfdata.h"
+#include "tracefmt.h"
 
 struct zstream;
 
@@ -86,6 +87,7 @@ struct perfdata {
 	uint64_t max_inflate;	/* perfdata_open_limited() */
 	bool opened;		/* perfdata_open() is done: warnings name
 				   the part being read */
+	struct tracefmt tf;	/* the tracepoints' formats */
 };
 
 /* perfdata.c */
@@ -112,6 +114,12 @@ struct perf_attr *perfdata_find_id(const struct perfdata *pd, uint64_t id);
  * return of perfdata_next() for a single file. */
 int perfdata_next_in_file(struct perfdata *pd, struct perf_record *rec,
 			  struct p2g_error *err);
+
+/* The tracing data BUF[0..LEN), at offset OFF: the formats of the
+ * tracepoints kept, and their events named.  Data that cannot be read
+ * are a warning.  0, or -1 when out of memory. */
+int perfdata_tracing(struct perfdata *pd, const unsigned char *buf,
+		     size_t len, uint64_t off);
 
 /* header.c */
 

@@ -305,6 +305,7 @@ perfdata_close(struct perfdata *pd)
 	free(pd->attrs);
 	free(pd->ids);
 	hashtab_free(&pd->id_index);
+	tracefmt_release(&pd->tf);
 	free(pd->info.hostname);
 	free(pd->info.osrelease);
 	free(pd->info.version);
@@ -552,17 +553,22 @@ skip_payload(struct perfdata *pd, const unsigned char *p, uint16_t size,
 	return input_skip(pd->cur->in, skip, err);
 }
 
-/* A tracepoint of the tracing data: the name of the tracepoint events
- * of its ID that have only their number (attr.c's "tracepoint-ID"). */
+/* A tracepoint of the tracing data: its format kept, and the name of
+ * the tracepoint events of its ID that have only their number (attr.c's
+ * "tracepoint-ID"). */
 static bool
 name_tracepoint(void *arg, uint64_t id, const char *sys, size_t syslen,
-		const char *name, size_t namelen)
+		const char *name, size_t namelen, const char *text,
+		size_t textlen)
 {
 	struct perfdata *pd = arg;
 	char num[40], *full;
 	size_t i;
 	bool ok = true;
 
+	if (tracefmt_add(&pd->tf, id, sys, syslen, name, namelen, text,
+			 textlen) < 0)
+		return false;
 	snprintf(num, sizeof(num), "tracepoint-%llu", (unsigned long long)id);
 	for (i = 0; i < pd->nr_attrs && ok; i++) {
 		struct perf_attr *a = pd->attrs[i];
@@ -582,6 +588,28 @@ name_tracepoint(void *arg, uint64_t id, const char *sys, size_t syslen,
 	return ok;
 }
 
+int
+perfdata_tracing(struct perfdata *pd, const unsigned char *buf, size_t len,
+		 uint64_t off)
+{
+	size_t bad;
+	int r;
+
+	r = tracing_names(buf, len, name_tracepoint, pd, &bad);
+	if (r > 0)
+		return -1;
+	if (r < 0)
+		perfdata_warnf(pd, off + bad, "tracing data unreadable "
+			       "here: tracepoints are named by number");
+	return 0;
+}
+
+const struct tracefmt *
+perfdata_tracefmt(const struct perfdata *pd)
+{
+	return &pd->tf;
+}
+
 /* PERF_RECORD_HEADER_TRACING_DATA (pipe mode): the payload follows the
  * record P of SIZE bytes at OFF, outside its size; it is read (held as
  * it arrives, so memory grows with the bytes there are, not with the
@@ -594,9 +622,8 @@ tracing_data(struct perfdata *pd, const unsigned char *p, uint16_t size,
 	struct input *in = pd->cur->in;
 	const unsigned char *q;
 	unsigned char *buf = NULL, *nb;
-	size_t have = 0, cap = 0, n, avail, bad;
+	size_t have = 0, cap = 0, n, avail;
 	uint64_t want, start;
-	int r;
 
 	if (size < 12 || inner)
 		return skip_payload(pd, p, size, off, inner, err);
@@ -627,12 +654,8 @@ tracing_data(struct perfdata *pd, const unsigned char *p, uint16_t size,
 		input_consume(in, n);
 		have += n;
 	}
-	r = tracing_names(buf, have, name_tracepoint, pd, &bad);
-	if (r > 0)
+	if (perfdata_tracing(pd, buf, have, start) < 0)
 		goto nomem;
-	if (r < 0)
-		perfdata_warnf(pd, start + bad, "tracing data unreadable "
-			       "here: tracepoints are named by number");
 	free(buf);
 	return 0;
 nomem:

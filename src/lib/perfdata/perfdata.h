@@ -222,6 +222,11 @@ perfdata_kernel_build_id(const struct perf_header_info *hi);
 /* The counts of the records read so far. */
 const struct perfdata_counts *perfdata_counts(const struct perfdata *pd);
 
+/* The formats of PD's tracepoints, from its tracing data (empty without
+ * them); they stay while PD lives, and more may come in pipe mode. */
+struct tracefmt;
+const struct tracefmt *perfdata_tracefmt(const struct perfdata *pd);
+
 /* The number of PD's attrs, and attr I of them (I < perfdata_nattrs();
  * its index field is I).  An attr stays where it is while PD lives; more
  * may come with the records in pipe mode. */

@@ -140,7 +140,8 @@ tracing_names(const unsigned char *p, size_t len, tracing_name_fn fn,
 			if (name == NULL || idv == NULL ||
 			    !decimal(idv, idlen, &id))
 				continue;
-			if (!fn(arg, id, sys, syslen, name, namelen))
+			if (!fn(arg, id, sys, syslen, name, namelen, text,
+				(size_t)size))
 				return 1;
 		}
 	}

@@ -5,7 +5,8 @@
  * tools/perf/util/trace-event-read.c): the "name:" and "ID:" of each
  * event format of each system, so that a tracepoint event of a recording
  * that does not name its events (pipe mode) gets the name perf gives it,
- * "system:name".
+ * "system:name", and the fields of its raw data are known
+ * (tracefmt.h).
  */
 #ifndef P2G_TRACING_H
 #define P2G_TRACING_H
@@ -14,12 +15,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Called for each event format: its ID, its system SYS (SYSLEN bytes)
- * and its name NAME (NAMELEN bytes), neither NUL-terminated.  Returns
- * false to stop the walk (out of memory). */
+/* Called for each event format: its ID, its system SYS (SYSLEN bytes),
+ * its name NAME (NAMELEN bytes) and the whole format TEXT (TEXTLEN
+ * bytes), none NUL-terminated.  Returns false to stop the walk (out of
+ * memory). */
 typedef bool (*tracing_name_fn)(void *arg, uint64_t id, const char *sys,
 				size_t syslen, const char *name,
-				size_t namelen);
+				size_t namelen, const char *text,
+				size_t textlen);
 
 /*
  * Walk the tracing data P[0..LEN), calling FN for each event format

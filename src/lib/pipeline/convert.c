@@ -15,6 +15,7 @@
 #include "convert.h"
 #include "cpuprof.h"
 #include "delivery.h"
+#include "offcpu.h"
 #include "perf_abi.h"
 #include "profiles.h"
 #include "reader.h"
@@ -55,6 +56,7 @@ struct conv {
 		uint32_t sid;
 	} spaces[2];
 	unsigned nspaces;
+	struct offcpu *oc;	/* --off-cpu: the switch-outs waiting */
 };
 
 static bool
@@ -183,25 +185,32 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 }
 
 /*
- * The name of the thread of sample S for the stacks added next, as perf
- * names it at that time (tools/perf/util/thread.c, thread__new(), and
- * its idle thread): its COMM, "swapper" for the idle task, ":TID" until
- * it is named, and for good when it never is.
+ * The name of thread TID of space SID as perf names it now
+ * (tools/perf/util/thread.c, thread__new(), and its idle thread): its
+ * COMM, "swapper" for the idle task, ":TID" until it is named, and for
+ * good when it never is (aggregate_namer).
  */
-static void
-name_thread(struct conv *cv, const struct perf_sample *s)
+static const char *
+name_thread(void *ctx, uint32_t sid, int32_t tid, uint32_t *era)
 {
-	uint32_t era;
-	const char *comm = addrspace_thread_name(cv->as, ns(cv, (int32_t)s->tid),
-						 &era);
+	struct conv *cv = ctx;
+	const char *comm;
+	int32_t real;
 
-	if (comm == NULL && s->pid == 0 && s->tid == 0) {
-		comm = "swapper";
-	} else if (comm == NULL) {
-		snprintf(cv->name, sizeof(cv->name), ":%d", (int)s->tid);
-		comm = cv->name;
-	}
-	aggregate_name(cv->ag, era, comm);
+	/* an off-CPU stack's thread carries a flag (offcpu.h) */
+	if (tid >= 0)
+		tid &= ~OFFCPU_PREEMPTED;
+	comm = addrspace_thread_name(cv->as, tid, era);
+	if (comm != NULL)
+		return comm;
+	real = tid >= 0 ? (int32_t)((uint32_t)tid &
+				    ((1U << CONVERT_PID_BITS) - 1))
+			: tid;
+	if (real == 0 && addrspace_space_pid(cv->as, sid) ==
+				 ns(cv, 0))
+		return "swapper";
+	snprintf(cv->name, sizeof(cv->name), ":%d", (int)real);
+	return cv->name;
 }
 
 /* A sample. */
@@ -213,6 +222,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	const struct convert_opts *o = cv->o;
 	struct perf_sample full;
 	const struct perf_sample *s = &full;
+	struct offcpu_switch sw;
 	uint64_t n, nraw, umark, *f, zeros;
 	uint32_t sid;
 	size_t k;
@@ -228,6 +238,17 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		return -1;
 	if (deliveries_of(&cv->dl, rec, s, s->period) < 0)
 		goto nomem;
+	if (cv->oc != NULL && offcpu_is_switch(rec->attr)) {
+		offcpu_decode(cv->pd, rec->attr, s, &sw);
+		if (sw.next_pid > 0 &&
+		    offcpu_in(cv->oc, cv->ag, ns(cv, sw.next_pid), s->time) < 0)
+			goto nomem;
+		/* The idle task's waits, and a thread's last switch, which
+		 * does not come back, are no one's. */
+		if (sw.prev_pid <= 0 ||
+		    (sw.have_state && offcpu_dead(sw.prev_state)))
+			return 0;
+	}
 	if (cv->dl.n == 0)
 		return 0;
 	if (cv->count_only) {
@@ -293,8 +314,15 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		n = STACKTAB_MAX_PCS;
 		cv->cc.frames_capped++;
 	}
-	if (aggregate_by_thread(cv->ag))
-		name_thread(cv, s);
+	if (cv->oc != NULL && offcpu_is_switch(rec->attr)) {
+		if (offcpu_out(cv->oc, ns(cv, sw.prev_pid), sid,
+			       cv->dl.v[0].ev, s->time,
+			       sw.have_state &&
+				       offcpu_preempted(sw.prev_state),
+			       f, (uint32_t)n) < 0)
+			goto nomem;
+		return 0;
+	}
 	if (cv->dl.n == 1) {
 		if (aggregate_add(cv->ag, cv->dl.v[0].ev, sid,
 				  ns(cv, (int32_t)s->tid), (uint32_t)n,
@@ -360,6 +388,24 @@ add_mapping(struct conv *cv, int32_t pid, const struct sideband *sb)
 	return ret;
 }
 
+/* --off-cpu: a record that says a thread runs again, or exits
+ * (offcpu_record()).  0, or -1 when out of memory. */
+static int
+switch_record(struct conv *cv, const struct perf_record *rec)
+{
+	uint64_t time;
+	int32_t tid;
+
+	switch (offcpu_record(rec, cv->big_endian, &tid, &time)) {
+	case OFFCPU_IN:
+		return offcpu_in(cv->oc, cv->ag, ns(cv, tid), time);
+	case OFFCPU_EXIT:
+		return offcpu_exit(cv->oc, cv->ag, ns(cv, tid), time);
+	default:
+		return 0;
+	}
+}
+
 /* A record that is not a sample: what it says of the processes and
  * their address spaces. */
 static int
@@ -370,6 +416,8 @@ on_record(struct conv *cv, const struct perf_record *rec,
 	int ret = 0;
 
 	cv->nspaces = 0;	/* the record may change a space */
+	if (cv->oc != NULL && switch_record(cv, rec) < 0)
+		return p2g_fail(err, P2G_NOMEM, rec->offset, "out of memory");
 	if (!records_is_sideband(rec->type))
 		return 0;
 	if (records_decode(rec, cv->big_endian, &sb, err) < 0)
@@ -453,6 +501,11 @@ read_input(struct conv *cv, struct p2g_error *err)
 out:
 	cv->st->late += reader_late(rd);
 	reader_close(rd);
+	/* The threads that have not come back wait to the end. */
+	if (k == 0 && cv->oc != NULL &&
+	    offcpu_finish(cv->oc, cv->ag,
+			  perfdata_header(cv->pd)->last_sample_time) < 0)
+		k = p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET, "out of memory");
 	if (k == 0 && aggregate_flush(cv->ag) < 0)
 		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 				"out of memory after %llu distinct stacks",
@@ -485,12 +538,16 @@ conv_init(struct conv *cv, const struct perfdata *first,
 	/* pprof's profiles carry the periods besides the counts; they
 	 * and the folded stacks name each stack's thread. */
 	cv->ag = aggregate_new(o->weight == CONVERT_WEIGHT_PERIOD ||
-				       o->format == CONVERT_FORMAT_PPROF,
+				       o->format == CONVERT_FORMAT_PPROF ||
+				       o->off_cpu,
 			       o->by_thread || o->split == CONVERT_SPLIT_TID ||
 				       o->format != CONVERT_FORMAT_GPERFTOOLS);
 	if (cv->as == NULL || cv->uframes == NULL || cv->ag == NULL)
 		return -1;
+	aggregate_set_namer(cv->ag, name_thread, cv);
 	cv->kt = addrspace_kernel_text(cv->as);
+	if (o->off_cpu && (cv->oc = offcpu_new(o->off_cpu_blocked)) == NULL)
+		return -1;
 	return 0;
 }
 
@@ -498,6 +555,7 @@ static void
 conv_release(struct conv *cv)
 {
 	free(cv->uframes);
+	offcpu_free(cv->oc);
 	aggregate_free(cv->ag);
 	deliveries_release(&cv->dl);
 	addrspace_free(cv->as);
@@ -530,6 +588,7 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 		uo.missing = o->missing;
 		uo.missing_ctx = o->progress_ctx;
 		uo.debuginfo = o->debuginfo;
+		uo.fetch = o->fetch;
 		cv->uw = unwind_open(&uo, perfdata_header(pd), cv->big_endian);
 		if (cv->uw == NULL)
 			return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
@@ -565,6 +624,14 @@ finish_stats(struct conv *cv)
 	st->other_events = cv->dl.other_events;
 	st->read_unchanged = cv->dl.read_unchanged;
 	st->read_unknown_id = cv->dl.read_unknown_id;
+	if (cv->oc != NULL) {
+		const struct offcpu_counts *c = offcpu_counts(cv->oc);
+
+		st->offcpu_outs = c->outs;
+		st->offcpu_at_end = c->at_end;
+		st->offcpu_lost_in = c->lost_in;
+		st->offcpu_preempted_left_out = c->preempted_left_out;
+	}
 }
 
 int

@@ -22,6 +22,8 @@
 #include "stacktab.h"
 #include "symstacks.h"
 
+struct dbgfetch;
+
 /*
  * With several inputs, the processes of input N (from 0) are kept apart
  * by putting N above the 22 bits a Linux pid has; -1 (the kernel) stays.
@@ -82,6 +84,10 @@ struct convert_opts {
 	enum convert_order byte_order;
 	unsigned slot_bits;	/* 32, 64, or 0: 32 for 32-bit recordings */
 	enum convert_weight weight;
+	bool off_cpu;		/* weigh the stacks of sched:sched_switch
+				   by the time off the CPU (offcpu.h), in
+				   ns; o->event names that event */
+	bool off_cpu_blocked;	/* ... leaving out the preempted */
 	bool no_unwind;		/* leave --call-graph dwarf stacks as the
 				   kernel's callchain and the user IP */
 	unsigned max_stack;	/* frames per stack at most; 0: 127 */
@@ -93,7 +99,10 @@ struct convert_opts {
 	const char *vmlinux;	/* the kernel's symbols from this ELF */
 	const char *kallsyms;	/* ... or from this kallsyms file */
 	bool debuginfo;		/* let libdw read separate debug files
-				   (/usr/lib/debug, debuginfod) for CFI */
+				   (/usr/lib/debug) for CFI */
+	struct dbgfetch *fetch;	/* fetch the binaries and debug files
+				   not found on disk through it
+				   (dbgfetch.h; not owned); NULL: never */
 	size_t order_bytes;	/* records held for the time order at
 				   most; 0: 16 MiB */
 	/* Called as an input's reading starts and then every few MiB of
@@ -160,6 +169,11 @@ struct convert_stats {
 	uint64_t dwarf_unsupported;	/* registers of another ABI */
 	uint64_t frames_capped;		/* stacks cut at max_stack */
 	uint64_t lbr_samples;		/* user part from the branch stack */
+	/* --off-cpu (offcpu_counts()) */
+	uint64_t offcpu_outs;		/* switch-outs held */
+	uint64_t offcpu_at_end;		/* counted to the end */
+	uint64_t offcpu_lost_in;	/* dropped: no switch-in */
+	uint64_t offcpu_preempted_left_out;	/* with blocked */
 	unsigned slot_bits;	/* of the profiles written */
 };
 

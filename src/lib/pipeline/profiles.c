@@ -29,6 +29,8 @@ struct prof {
 	uint64_t period_unit;	/* --weight period: one header period */
 	uint64_t mean_period;	/* of the event's samples */
 	struct symbols *sym;	/* for the formats with names */
+	int64_t on_cpu_ev;	/* --off-cpu to pprof: the on-CPU event
+				   whose samples go with it, or -1 */
 };
 
 static int32_t
@@ -259,7 +261,15 @@ pprof_meta(const struct prof *pf, const struct perf_attr *ev,
 
 	memset(m, 0, sizeof(*m));
 	/* perf's cpu-clock and task-clock count nanoseconds */
-	if (ev->type == PERF_TYPE_SOFTWARE &&
+	if (pf->in->o->off_cpu) {
+		m->measure = "off-cpu";
+		m->unit = "nanoseconds";
+		m->off_cpu = true;
+		if (pf->on_cpu_ev >= 0) {
+			m->on_cpu_measure = "cpu";
+			m->on_cpu_ev = (uint32_t)pf->on_cpu_ev;
+		}
+	} else if (ev->type == PERF_TYPE_SOFTWARE &&
 	    (ev->config == PERF_COUNT_SW_CPU_CLOCK ||
 	     ev->config == PERF_COUNT_SW_TASK_CLOCK)) {
 		m->measure = "cpu";
@@ -268,7 +278,7 @@ pprof_meta(const struct prof *pf, const struct perf_attr *ev,
 		m->measure = ev->name;
 		m->unit = "count";
 	}
-	m->period = (int64_t)(!ev->freq && ev->sample_period != 0 &&
+	m->period = m->off_cpu ? 1 : (int64_t)(!ev->freq && ev->sample_period != 0 &&
 					  ev->sample_period <= INT64_MAX
 				      ? ev->sample_period
 				      : pf->mean_period);
@@ -348,7 +358,8 @@ emit_named(struct prof *pf, struct stack_entry **e, size_t n, bool last,
 	}
 	r->pprof = &meta;
 	fo = o->folded;
-	fo.periods = o->weight == CONVERT_WEIGHT_PERIOD;
+	fo.periods = o->weight == CONVERT_WEIGHT_PERIOD || o->off_cpu;
+	fo.divisor = o->off_cpu ? 1000 : 1;	/* off-CPU ns to us */
 	fo.comm_only = !(pf->st->event->sample_type & PERF_SAMPLE_CALLCHAIN);
 	r->folded = &fo;
 	ret = sink(ctx, r, err);
@@ -382,6 +393,13 @@ set_period(struct prof *pf, uint32_t ev, uint64_t psum, uint64_t pn,
 		st->period_guessed = true;
 	}
 	pf->mean_period = pn ? (psum + pn / 2) / pn : 0;
+	if (pf->in->o->off_cpu) {
+		/* off-CPU time in ns; the profile counts microseconds */
+		st->period_us = 1;
+		st->period_guessed = false;
+		pf->period_unit = 1000;
+		return 0;
+	}
 	if (st->period_us > CPUPROF_MAX_PERIOD &&
 	    pf->in->o->format == CONVERT_FORMAT_GPERFTOOLS)
 		return p2g_fail(err, P2G_UNSUPPORTED, P2G_NO_OFFSET,
@@ -398,6 +416,26 @@ set_period(struct prof *pf, uint32_t ev, uint64_t psum, uint64_t pn,
 	if (pf->period_unit == 0)
 		pf->period_unit = 1;
 	return 0;
+}
+
+/* The event of the on-CPU samples that an off-CPU pprof profile carries
+ * besides (perf's cpu-clock or task-clock, in ns), or -1: the first
+ * such event with samples. */
+static int64_t
+on_cpu_event(const struct profiles_in *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->first.nattrs; i++) {
+		const struct perf_attr *a = in->first.attrs[i];
+
+		if (a->type == PERF_TYPE_SOFTWARE &&
+		    (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+		     a->config == PERF_COUNT_SW_TASK_CLOCK) &&
+		    deliveries_samples(in->dl, i) > 0)
+			return (int64_t)i;
+	}
+	return -1;
 }
 
 /* A profile left out for having fewer than o->min_samples: SAMPLES of
@@ -530,6 +568,7 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 	pf.period_unit = 0;
 	pf.mean_period = 0;
 	pf.sym = NULL;
+	pf.on_cpu_ev = -1;
 	/* Events that sample but have no sample, as perf's tracking
 	 * event dummy:HG of perf record -a, leave no choice to make. */
 	for (i = 0; i < in->first.nattrs; i++)
@@ -540,6 +579,8 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 		goto out;
 	event = in->first.attrs[ev];
 	st->event = event;
+	if (in->o->off_cpu && in->o->format == CONVERT_FORMAT_PPROF)
+		pf.on_cpu_ev = on_cpu_event(in);
 	st->samples_event = deliveries_samples(in->dl, ev);
 	st->slot_bits = in->o->slot_bits
 				? in->o->slot_bits
@@ -556,7 +597,7 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 		struct stack_entry *e = &stacktab_entries(tab)[i];
 		struct process *p;
 
-		if (e->ev != ev)
+		if (e->ev != ev && (int64_t)e->ev != pf.on_cpu_ev)
 			continue;
 		sel[n++] = e;
 		psum = count_add(psum, stacktab_period(tab, e));
@@ -596,6 +637,7 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 		so.check_host = true;
 		so.hostname = in->first.header->hostname;
 		so.osrelease = in->first.header->osrelease;
+		so.fetch = in->o->fetch;
 		so.missing = in->o->missing;
 		so.missing_ctx = in->o->progress_ctx;
 		/* inlined functions and lines, as perf: pprof has them for

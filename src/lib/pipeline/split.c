@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "count.h"
+#include "offcpu.h"
 #include "split.h"
 
 /* An entry of SEL with what groups it: the command of its process (by
@@ -89,10 +90,13 @@ split_groups(struct addrspace *as, const struct aggregate *ag,
 	for (i = 0; i < n; i++) {
 		uint32_t sid = aggregate_space(ag, sel[i]->ctx);
 		const struct process *p;
+		bool preempted;
 
 		m[i].pid = addrspace_space_pid(as, sid);
 		m[i].tid = mode == CONVERT_SPLIT_TID
-				   ? aggregate_tid(ag, sel[i]->ctx) : -1;
+				   ? offcpu_tid(aggregate_tid(ag, sel[i]->ctx),
+						&preempted)
+				   : -1;
 		m[i].comm = NULL;
 		if (mode == CONVERT_SPLIT_COMM) {
 			p = addrspace_find(as, m[i].pid);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "dbgfetch.h"
 #include "dsofind.h"
 #include "elfsyms.h"
 #include "grow.h"
@@ -346,6 +347,16 @@ dsofind_binary(struct dsofind *f, const char *path, const uint8_t *bid,
 	}
 	if (find_in_binaries(f, path, bid, nbid, hex, out, &why))
 		return DSOFIND_FOUND;
+	/* last, and only for real files: the debuginfod servers */
+	if (bid != NULL && f->o->fetch != NULL && dsofind_reportable(path)) {
+		enum dsofind_why w = dbgfetch_open(f->o->fetch,
+						   DBGFETCH_EXECUTABLE, bid,
+						   nbid, out);
+
+		if (w == DSOFIND_FOUND || w == DSOFIND_NOMEM ||
+		    w == DSOFIND_BUILD_ID_DIFFERS)
+			return w;
+	}
 	return why;
 }
 
@@ -386,8 +397,9 @@ try_debug(const char *path, const struct dsofind_file *bin,
 	return false;
 }
 
-bool
-dsofind_debug(struct dsofind *f, const char *path,
+/* dsofind_debug() on disk. */
+static bool
+debug_on_disk(struct dsofind *f, const char *path,
 	      const struct dsofind_file *bin, struct dsofind_file *out)
 {
 	const char *symfs = f->o->symfs != NULL ? f->o->symfs : "";
@@ -432,5 +444,23 @@ dsofind_debug(struct dsofind *f, const char *path,
 	    fmt(p, "%s/usr/lib/debug%.*s/%s", symfs, dir, path, link) &&
 	    try_debug(p, bin, &crc, out))
 		return true;
+	return false;
+}
+
+bool
+dsofind_debug(struct dsofind *f, const char *path,
+	      const struct dsofind_file *bin, struct dsofind_file *out)
+{
+	if (debug_on_disk(f, path, bin, out))
+		return true;
+	/* last, and only for real files: the debuginfod servers */
+	if (bin->build_id_size < 2 || f->o->fetch == NULL ||
+	    !dsofind_reportable(path) ||
+	    dbgfetch_open(f->o->fetch, DBGFETCH_DEBUGINFO, bin->build_id,
+			  bin->build_id_size, out) != DSOFIND_FOUND)
+		return false;
+	if (elfsyms_has_symtab(out->elf))
+		return true;
+	dsofind_close(out);
 	return false;
 }

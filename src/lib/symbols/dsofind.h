@@ -14,7 +14,10 @@
  *  4. in each --binaries directory: a file of the same base name, the
  *     build-ID tree that perf archive unpacks there (DIR/.build-id/XX/
  *     REST/elf, DIR/.build-id/XX/REST), then any regular file of the
- *     directory (not its subdirectories) with that build ID.
+ *     directory (not its subdirectories) with that build ID;
+ *  5. with a debuginfod handle (sym_opts.fetch) and a recorded build ID,
+ *     from the debuginfod servers (dbgfetch.h), for a file
+ *     dsofind_reportable() takes.
  *
  * A file whose build ID differs from the recording's is never taken.
  * Only regular files are opened (input_regular_fd()).  Files are read
@@ -76,7 +79,8 @@ enum dsofind_why dsofind_binary(struct dsofind *f, const char *path,
  * PATH, into *OUT: /usr/lib/debug/.build-id/XX/REST.debug, the build-ID
  * cache's HOME/.debug/.build-id/XX/REST/debug, then BIN's
  * .gnu_debuglink name beside PATH, in PATH's .debug directory and under
- * /usr/lib/debug (all but the cache under the symfs).  The debug file
+ * /usr/lib/debug (all but the cache under the symfs), then from the
+ * debuginfod servers (as dsofind_binary() asks them).  The debug file
  * must have BIN's build ID, or if BIN has none, the CRC its debug link
  * gives.  True if one was found.
  */

@@ -3,8 +3,8 @@
  * Names for addresses, as perf report and perf script give them: the
  * mapped file found where perf finds it (the recorded path under a
  * symfs, perf's build-ID cache, /usr/lib/debug, .gnu_debuglink, the
- * --binaries directories), never a file whose build ID differs from the
- * recording's; its ELF symbols chosen among as perf chooses; the kernel's
+ * --binaries directories, then when asked the debuginfod servers), never
+ * a file whose build ID differs from the recording's; its ELF symbols chosen among as perf chooses; the kernel's
  * from a kallsyms copy or a vmlinux; JIT code's from /tmp/perf-PID.map;
  * inlined functions from DWARF.  Each address of a file is looked up
  * once.  doc/symbols.md states the rules.
@@ -42,6 +42,8 @@ struct sym_frame {
 	const char *dwarf_function;
 };
 
+struct dbgfetch;
+
 struct sym_opts {
 	const char *symfs;	/* look for recorded paths under it */
 	const char *home;	/* for ~/.debug; NULL: $HOME */
@@ -49,6 +51,10 @@ struct sym_opts {
 	const char *kallsyms;	/* a kallsyms file, or NULL */
 	const char *const *binaries;	/* --binaries directories */
 	size_t nbinaries;
+	/* Ask the debuginfod servers through this handle (not owned; it
+	 * must outlive the symbolizer) for the files not found on disk
+	 * (dbgfetch.h); NULL: never. */
+	struct dbgfetch *fetch;
 	bool lines;		/* read DWARF: files, lines, inlined */
 	/* Told once per recorded file (a path dsofind_reportable() takes)
 	 * that no usable file was found for it, and WHY ("not found",
