@@ -93,7 +93,7 @@ static void
 put_name_flamegraph(struct lines *l, const char *name, bool java)
 {
 	size_t start = l->len, i, k, n;
-	const char *open, *close;
+	bool go = false;
 	char *s;
 
 	put_str(l, name);
@@ -104,13 +104,16 @@ put_name_flamegraph(struct lines *l, const char *name, bool java)
 	for (i = 0; i < n; i++)
 		if (s[i] == ';')
 			s[i] = ':';
-	/* a Go method: ".(" then ")." further on */
-	open = strstr(s, ".(");
-	close = open != NULL ? strstr(open + 2, ").") : NULL;
-	if (close == NULL || (size_t)(close - s) >= n)
+	/* a Go method: ".(" then ")." further on (S is not NUL-ended) */
+	for (i = 0; i + 1 < n && !go; i++)
+		if (s[i] == '.' && s[i + 1] == '(')
+			for (k = i + 2; k + 1 < n && !go; k++)
+				go = s[k] == ')' && s[k + 1] == '.';
+	if (!go)
 		for (i = 0; i < n; i++)
 			if (s[i] == '(' &&
-			    strncmp(s + i, "(anonymous namespace)", 21) != 0) {
+			    (n - i < 21 ||
+			     memcmp(s + i, "(anonymous namespace)", 21) != 0)) {
 				n = i;
 				break;
 			}
