@@ -8,12 +8,16 @@
 # Every fourth sample gets a dyn_size of 0, as the kernel writes when it
 # could copy none of the user stack (during exec, at exit; the perfparser
 # corpus has such samples): the word before DATA_SRC, the last field.
-# Nothing moves: the stack bytes stay, unused.
+# Nothing moves: the stack bytes stay, unused.  With an argument N, that
+# dyn_size is N instead, a stack copy that ends N bytes above the SP, as
+# when a frame is larger than the copy perf asked for
+# (dwarfprog-shortcopy.perf.data, N = 64).
 use strict;
 use warnings;
 
 binmode(STDIN);
 binmode(STDOUT);
+my $dyn = @ARGV ? shift : 0;
 my $f = do { local $/; <STDIN> };
 my ($data_off, $data_size) = unpack('Q<Q<', substr($f, 40, 16));
 my ($pos, $n) = (0, 0);
@@ -26,7 +30,7 @@ while ($pos < $data_size) {
 		# dyn_size is at most the size asked for (4096)
 		die "sample at $pos: no dyn_size where expected\n"
 		    if unpack('Q<', substr($f, $at, 8)) > 4096;
-		substr($f, $at, 8) = pack('Q<', 0);
+		substr($f, $at, 8) = pack('Q<', $dyn);
 	}
 	$pos += $size;
 }

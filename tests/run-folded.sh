@@ -36,7 +36,7 @@ for p in $progs; do
 	names_record $p
 	names_oracle $p.data > $p.exp
 	[ -s $p.exp ] || hard_error "perf printed no stacks for $p"
-	check_exit 0 "$PERF2GPERF" -q $p.data $p.folded
+	check_exit 0 "$PERF2GPERF" --folded-style=perf -q $p.data $p.folded
 	compare_text $p.exp $p.folded "perf2gperf $p.data $p.folded"
 
 	IFS='|'
@@ -45,14 +45,14 @@ for p in $progs; do
 		names_oracle $p.data $opts > $p.opt.exp
 		# perf2gperf's names for the script's options
 		ours=$(echo "$opts" | sed 's/--kernel/--annotate-kernel/')
-		check_exit 0 "$PERF2GPERF" -q --format=folded $ours $p.data -
+		check_exit 0 "$PERF2GPERF" --folded-style=perf -q --format=folded $ours $p.data -
 		compare_text $p.opt.exp out "perf2gperf --format=folded $ours"
 		IFS='|'
 	done
 	unset IFS
 
 	awk '{ $NF = $NF * 1000000; print }' $p.exp > $p.period.exp
-	check_exit 0 "$PERF2GPERF" -q --weight period -f folded $p.data -
+	check_exit 0 "$PERF2GPERF" --folded-style=perf -q --weight period -f folded $p.data -
 	compare_text $p.period.exp out "perf2gperf --weight period"
 	echo "$p: $(wc -l < $p.exp) lines as perf's stackcollapse.py prints them"
 done
@@ -62,7 +62,7 @@ names_record noret
 names_oracle noret.data > noret.exp
 grep -q ';nextfn;spin ' noret.exp ||
 	hard_error "perf does not name noret's return address nextfn"
-check_exit 0 "$PERF2GPERF" -q noret.data noret.folded
+check_exit 0 "$PERF2GPERF" --folded-style=perf -q noret.data noret.folded
 compare_text noret.exp noret.folded "perf2gperf noret.data noret.folded"
 
 # from_main FILE: the lines of FILE from main on, summed
@@ -78,7 +78,7 @@ names_oracle noretd.data > noretd.all
 from_main noretd.all > noretd.exp
 grep -q '^noret;main;caller;spin ' noretd.exp ||
 	hard_error "perf does not name noret's unwound return address caller"
-check_exit 0 "$PERF2GPERF" -q noretd.data noretd.folded
+check_exit 0 "$PERF2GPERF" --folded-style=perf -q noretd.data noretd.folded
 from_main noretd.folded > noretd.out
 compare_text noretd.exp noretd.out "perf2gperf noretd.data (from main on)"
 
@@ -103,7 +103,7 @@ dwarf_case() {
 		-- ./$1 60000000 > $1.rec.log 2>&1 ||
 		hard_error "perf record --call-graph dwarf of $1 failed"
 	names_oracle $1.data > $1.exp
-	check_exit 0 "$PERF2GPERF" -q $1.data $1.folded
+	check_exit 0 "$PERF2GPERF" --folded-style=perf -q $1.data $1.folded
 	compare_text $1.exp $1.folded "perf2gperf $1.data $1.folded"
 }
 dwarf_case cprop c "${CC:-gcc}"
@@ -130,6 +130,6 @@ pid=$(perf script -i jit.data -F pid --show-mmap-events 2>/dev/null |
 trap '_rc=$?; rm -f /tmp/perf-$pid.map; test_exit $_rc' EXIT
 names_oracle jit.data > jit.exp
 grep -q ';jit_two ' jit.exp || hard_error "perf names no JIT code in jit.data"
-check_exit 0 "$PERF2GPERF" -q jit.data jit.folded
+check_exit 0 "$PERF2GPERF" --folded-style=perf -q jit.data jit.folded
 compare_text jit.exp jit.folded "perf2gperf jit.data jit.folded"
 echo "jitprog: $(wc -l < jit.exp) lines as perf's stackcollapse.py prints them"

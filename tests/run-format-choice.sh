@@ -17,7 +17,7 @@ forkexec=$(testfile forkexec.perf.data)
 mkdir empty
 HOME=$test_dir/empty
 export HOME
-P2G="$PERF2GPERF -q --symfs=empty"
+P2G="$PERF2GPERF -q --symfs=empty --folded-style=perf"
 
 # kind FILE: what FILE holds
 kind() {

@@ -78,8 +78,8 @@ if $limits; then
 	check_grep 'too many open files'
 fi
 if truncate -s 8G prog.debug 2> /dev/null; then
-	check_exit 0 cpu_limited 5 "$PERF2GPERF" -f folded link.data \
-		link.folded
+	check_exit 0 cpu_limited 5 "$PERF2GPERF" -f folded \
+		--folded-style=perf link.data link.folded
 	echo 'prog;[unknown] 1' > expected
 	compare_text expected link.folded "names from a padded debug file"
 else

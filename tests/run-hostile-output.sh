@@ -85,14 +85,17 @@ PROTO
 	check_grep "string_table: \"$bin\\357\\277\\275\\033[2J\"" decoded
 fi
 
-# folded: one line per distinct stack, each "stack COUNT", the counts
-# adding up to the 3 samples.
-check_exit 0 "$PERF2GPERF" -f folded names.data names.folded
-awk '!/^[^\r]* [0-9]+$/ { bad++ } { n += $NF; lines++ }
-	END { if (bad || n != 3 || lines != 3) exit 1 }' names.folded ||
-	fail "folded lines forged: $(od -c names.folded | head -n 20)"
-grep -q 'co_mm.;ok;bad fake:line:real_func 1000000000 x' names.folded ||
-	fail "the names are not in the folded lines"
+# folded, in both styles: one line per distinct stack, each "stack
+# COUNT", the counts adding up to the 3 samples.
+for style in flamegraph perf; do
+	check_exit 0 "$PERF2GPERF" -f folded --folded-style=$style names.data \
+		names.folded
+	awk '!/^[^\r]* [0-9]+$/ { bad++ } { n += $NF; lines++ }
+		END { if (bad || n != 3 || lines != 3) exit 1 }' names.folded ||
+		fail "folded lines forged ($style): $(od -c names.folded | head -n 20)"
+	grep -q 'co_mm.;ok;bad fake:line:real_func 1000000000 x' names.folded ||
+		fail "the names are not in the folded lines ($style)"
+done
 
 # A name of 100000 bytes in 300 stacks: at most 4096 bytes of it each.
 long=$(awk 'BEGIN { while (n++ < 100000) printf "f" }')

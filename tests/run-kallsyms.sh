@@ -169,7 +169,7 @@ fi
 # each of its kernel addresses a name of its own, in folded output; the
 # same with the file in a perf archive tree's place in the build-ID cache
 hotdata=$(testfile hot.perf.data)
-check_exit 0 "$PERF2GPERF" -q --no-fixup "$hotdata" hot.prof
+check_exit 0 "$PERF2GPERF" --folded-style=perf -q --no-fixup "$hotdata" hot.prof
 check_exit 0 "$GPERFCHECK" --dump hot.prof
 cp out hot.dump
 awk '/^[0-9]/ { for (i = 2; i <= NF; i++) if ($i ~ /^0xffff/) print $i }' \
@@ -186,7 +186,7 @@ awk '/^[0-9]/ {
 	if (s != "")
 		print substr(s, 2)
 }' out | sort -u > hot.kexp
-HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" -q -f folded \
+HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" --folded-style=perf -q -f folded \
 	--kallsyms hot.kallsyms "$hotdata" hot.folded
 sed -n 's/^[^;]*;\(.*\) [0-9]*$/\1/p' hot.folded | tr ';' '\n' |
 	grep -q '^p2g_k_' || fail "--kallsyms named no kernel frame"
@@ -202,13 +202,13 @@ kbid=$(awk '$1 == "map" && $2 ~ /^ffff/ && $4 ~ /vmlinux/ && $5 ~ /^\(@/ {
 [ -n "$kbid" ] || hard_error "no kernel build ID in hot.perf.data's maps"
 mkdir -p "arch/[kernel.kallsyms]/$kbid"
 cp hot.kallsyms "arch/[kernel.kallsyms]/$kbid/kallsyms"
-HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" -q -f folded \
+HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" --folded-style=perf -q -f folded \
 	--binaries arch "$hotdata" hot.arch.folded
 compare_text hot.folded hot.arch.folded \
 	"the kernel frames named from a perf archive tree"
-check_exit 2 "$PERF2GPERF" -f folded --kallsyms nonexistent "$hotdata" x.folded
+check_exit 2 "$PERF2GPERF" --folded-style=perf -f folded --kallsyms nonexistent "$hotdata" x.folded
 check_grep "--kallsyms: cannot read 'nonexistent'"
-check_exit 2 "$PERF2GPERF" -f folded --vmlinux nonexistent "$hotdata" x.folded
+check_exit 2 "$PERF2GPERF" --folded-style=perf -f folded --vmlinux nonexistent "$hotdata" x.folded
 check_grep "--vmlinux: cannot read 'nonexistent'"
 
 # A kernel module through the outputs with names.
@@ -254,11 +254,11 @@ sed 's/ \[FN\]$//' mod.map.exp > decoy.map.exp
 kinds="mod decoy"
 [ -n "${P2G_WRAPPER:-}" ] && kinds=mod
 for k in $kinds; do
-	HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" -q -f folded \
+	HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" --folded-style=perf -q -f folded \
 		--kernel-only --kallsyms $k.kallsyms "$moddata" $k.kfolded
 	compare_text $k.kfolded.exp $k.kfolded \
 		"the kernel frames of kernel-module named from $k.kallsyms"
-	HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" -q \
+	HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" --folded-style=perf -q \
 		--kallsyms $k.kallsyms "$moddata" $k.pb.gz
 	if have go; then
 		(go_env && go tool pprof -raw -symbolize=none $k.pb.gz) \
@@ -290,7 +290,7 @@ for k in $kinds; do
 	compare_text $k.names.exp $k.names.perf \
 		"perf script's names of kernel-module's kernel addresses"
 	for a in "" --annotate-kernel; do
-		HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" -q \
+		HOME=$test_dir/nohome check_exit 0 "$PERF2GPERF" --folded-style=perf -q \
 			-f folded $a --kallsyms $k.kallsyms "$moddata" \
 			$k$a.folded
 		HOME=$test_dir/nohome perf script report stackcollapse \

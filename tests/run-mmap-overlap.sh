@@ -13,7 +13,7 @@
 . "$top_srcdir/tests/shares.sh"
 
 data=$(testfile regress/mmap-overlap.perf.data)
-check_exit 0 "$PERF2GPERF" -q --no-fixup "$data" ov.prof
+check_exit 0 "$PERF2GPERF" --folded-style=perf -q --no-fixup "$data" ov.prof
 check_exit 0 "$GPERFCHECK" --dump ov.prof
 # the dump's stacks, each frame as the basename of its mapping's file
 awk '
@@ -64,7 +64,7 @@ hot;hot;libc.so.6
 hot;hot;libc.so.6
 EOT
 compare_text dsos.exp dsos.got "the binaries of the frames"
-check_exit 0 "$PERF2GPERF" -q -f folded "$data" ov.folded
+check_exit 0 "$PERF2GPERF" --folded-style=perf -q -f folded "$data" ov.folded
 cat > folded.exp <<'EOT'
 hot;__libc_start_call_main;[unknown];[unknown] 2
 hot;getaddrinfo;[unknown];[unknown] 1

@@ -61,7 +61,7 @@ record() {
 folded() {
 	names_oracle $1.data > $1.exp
 	[ -s $1.exp ] || hard_error "perf printed no stacks for $1"
-	check_exit 0 "$PERF2GPERF" -q $1.data $1.folded
+	check_exit 0 "$PERF2GPERF" --folded-style=perf -q $1.data $1.folded
 	compare_text $1.exp $1.folded "perf2gperf $1.data $1.folded"
 	echo "$1: $(wc -l < $1.exp) lines as stackcollapse.py prints them"
 }
@@ -69,7 +69,7 @@ folded() {
 # shares NAME: per binary and per function, perf report's shares are
 # pprof's
 shares() {
-	check_exit 0 "$PERF2GPERF" -q $1.data $1.pb.gz
+	check_exit 0 "$PERF2GPERF" --folded-style=perf -q $1.data $1.pb.gz
 	go tool pprof -raw $1.pb.gz > $1.raw 2> $1.err || {
 		cat $1.err >&2
 		fail "go tool pprof cannot read $1.pb.gz"

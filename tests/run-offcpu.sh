@@ -27,7 +27,7 @@ data=$(testfile offcpu.perf.data)
 mkdir empty
 HOME=$test_dir/empty
 export HOME
-P2G="$PERF2GPERF -q --symfs=empty --kallsyms=/dev/null"
+P2G="$PERF2GPERF -q --symfs=empty --kallsyms=/dev/null --folded-style=perf"
 
 check_exit 0 $P2G --info "$data"
 check_grep "name = sched:sched_switch, type = 2" out

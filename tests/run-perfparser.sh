@@ -122,21 +122,21 @@ for name in vector_static_gcc/perf.data vector_static_gcc/perf.data.zstd \
 	tag=$(echo "$name" | tr / _)
 	rm -rf symfs
 	mkdir symfs
-	check_exit 0 "$PERF2GPERF" -q "$f" plain.prof
+	check_exit 0 "$PERF2GPERF" --folded-style=perf -q "$f" plain.prof
 	symfs_link symfs "$pp" plain.prof
 	[ -n "$(find symfs -type l)" ] ||
 		hard_error "$name: no binary of the corpus matches its maps"
-	check_exit 0 "$PERF2GPERF" -q --no-fixup --symfs symfs "$f" $tag.prof
+	check_exit 0 "$PERF2GPERF" --folded-style=perf -q --no-fixup --symfs symfs "$f" $tag.prof
 	check_exit 0 "$GPERFCHECK" --dump $tag.prof
 	cp out $tag.dump
 	without_vdso_leaf out > $tag.got 2> $tag.vdso
 	# --binaries with the recording's directory finds the binaries by
 	# name with no --symfs tree: the same stacks, and names in folded
-	check_exit 0 "$PERF2GPERF" -q --no-fixup \
+	check_exit 0 "$PERF2GPERF" --folded-style=perf -q --no-fixup \
 		--binaries "$(dirname "$f")" "$f" $tag.bin.prof
 	check_exit 0 "$GPERFCHECK" --dump $tag.bin.prof
 	compare_text $tag.dump out "$name: stacks with --binaries"
-	check_exit 0 "$PERF2GPERF" --binaries "$(dirname "$f")" \
+	check_exit 0 "$PERF2GPERF" --folded-style=perf --binaries "$(dirname "$f")" \
 		-f folded "$f" $tag.folded
 	! grep -q "no usable file" err ||
 		fail "$name: --binaries warned: $(cat err)"
@@ -171,8 +171,8 @@ check_exit 0 "$PERF2GPERF" --info "$f"
 awk '/^# events/ { s = 1; next } /^#/ { s = 0 } s { print $2 }' out > ev.got
 printf '%s\n' cpu_atom/cycles:Pu/ cpu_core/cycles:Pu/ dummy:HGu > ev.want
 compare_text ev.want ev.got "events of cpp-inlining.perf.data"
-check_exit 0 "$PERF2GPERF" -q -e cpu_core/cycles:Pu/ "$f" hybrid.prof
-check_exit 1 "$PERF2GPERF" -q -e cpu_atom/cycles:Pu/ "$f" hybrid.prof
+check_exit 0 "$PERF2GPERF" --folded-style=perf -q -e cpu_core/cycles:Pu/ "$f" hybrid.prof
+check_exit 1 "$PERF2GPERF" --folded-style=perf -q -e cpu_atom/cycles:Pu/ "$f" hybrid.prof
 check_grep "no samples of event cpu_atom/cycles:Pu/"
 for f in "$pp/probe.data.file" "$pp/probe.data.stream"; do
 	check_exit 0 "$PERF2GPERF" --info "$f"
@@ -180,7 +180,7 @@ for f in "$pp/probe.data.file" "$pp/probe.data.stream"; do
 		out > ev.got
 	echo "1 probe_untitled1:main" > ev.want
 	compare_text ev.want ev.got "events of $f"
-	check_exit 0 "$PERF2GPERF" -q -e probe_untitled1:main "$f" probe.prof
+	check_exit 0 "$PERF2GPERF" --folded-style=perf -q -e probe_untitled1:main "$f" probe.prof
 done
 
 # The tracing data of the stream (its magic at 0x94, 2832 bytes): cut
@@ -213,7 +213,7 @@ for f in "$pp/probe.data.file" "$pp/probe.data.stream"; do
 	echo probe_untitled1:main > ev.want
 	compare_text ev.want ev.perf "perf's events of $f"
 	stacks_oracle probe.expected > probe.want
-	check_exit 0 "$PERF2GPERF" -q --no-fixup -e probe_untitled1:main "$f" \
+	check_exit 0 "$PERF2GPERF" --folded-style=perf -q --no-fixup -e probe_untitled1:main "$f" \
 		probe.prof
 	check_exit 0 "$GPERFCHECK" --dump probe.prof
 	stacks_dump out > probe.got
@@ -224,7 +224,7 @@ PERF_STACKS_OUT=cs.expected perf script -i "$f" --no-inline \
 	-s "$TESTDATA/perf-stacks.py" > /dev/null 2> perf.err ||
 	hard_error "perf script fails on $f: $(head -n 3 perf.err)"
 stacks_oracle cs.expected | stacks_dwarf_norm > cs.want
-check_exit 0 "$PERF2GPERF" -q --no-fixup "$f" cs.prof
+check_exit 0 "$PERF2GPERF" --folded-style=perf -q --no-fixup "$f" cs.prof
 check_exit 0 "$GPERFCHECK" --dump cs.prof
 stacks_dump out > cs.got
 compare_text cs.want cs.got "contentsize.data's stacks"

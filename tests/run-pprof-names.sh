@@ -68,7 +68,7 @@ for p in multi threads; do
 	# with clock data, which ties perf's clock to the time of day
 	names_record $p -k CLOCK_MONOTONIC
 	names_oracle $p.data > $p.exp
-	check_exit 0 "$PERF2GPERF" -q $p.data $p.pb.gz
+	check_exit 0 "$PERF2GPERF" --folded-style=perf -q $p.data $p.pb.gz
 	go_raw $p.pb.gz $p.raw
 	go_folded $p.raw > $p.go
 	compare_text $p.exp $p.go "Go pprof's stacks of $p.pb.gz"

@@ -33,10 +33,10 @@ export HOME
 mkdir -p "$HOME"
 
 # c. not a usable file at all
-check_exit 2 "$PERF2GPERF" -f folded --vmlinux nonexistent "$km" x.folded
+check_exit 2 "$PERF2GPERF" --folded-style=perf -f folded --vmlinux nonexistent "$km" x.folded
 check_grep "perf2gperf: --vmlinux: cannot read 'nonexistent'"
 printf 'not an ELF file\n' > notelf
-check_exit 2 "$PERF2GPERF" -f folded --vmlinux notelf "$km" x.folded
+check_exit 2 "$PERF2GPERF" --folded-style=perf -f folded --vmlinux notelf "$km" x.folded
 check_grep "perf2gperf: --vmlinux: 'notelf' is not an ELF file"
 
 need_cmd perf
@@ -127,7 +127,7 @@ for f in $converted; do
 			cat perf.err >&2
 			hard_error "perf's stackcollapse failed on $f"
 		}
-		check_exit 0 "$PERF2GPERF" --vmlinux $v "$f" $b.$v.folded
+		check_exit 0 "$PERF2GPERF" --folded-style=perf --vmlinux $v "$f" $b.$v.folded
 		compare_text $b.$v.exp $b.$v.folded \
 			"perf2gperf --vmlinux $v $b's folded stacks"
 		perf_knames "$f" $v > $b.$v.perfnames
@@ -150,7 +150,7 @@ for f in $converted; do
 			hard_error "perf names a module frame of $b from $v"
 		# b.
 		[ -n "$have_go" ] || continue
-		check_exit 0 "$PERF2GPERF" -q --vmlinux $v "$f" $b.$v.pb.gz
+		check_exit 0 "$PERF2GPERF" --folded-style=perf -q --vmlinux $v "$f" $b.$v.pb.gz
 		go_knames $b.$v.pb.gz > $b.$v.gonames
 		compare_text $b.$v.perfnames $b.$v.gonames \
 			"go tool pprof's names of $b's kernel frames from $v"
@@ -169,7 +169,7 @@ perf script report stackcollapse -i "$km" --vmlinux kernel.elf \
 	hard_error "perf's stackcollapse failed on $km"
 }
 grep -q ';kall_' both.exp || hard_error "perf did not take --kallsyms"
-check_exit 0 "$PERF2GPERF" -q --vmlinux kernel.elf --kallsyms kallsyms \
+check_exit 0 "$PERF2GPERF" --folded-style=perf -q --vmlinux kernel.elf --kallsyms kallsyms \
 	"$km" both.folded
 compare_text both.exp both.folded \
 	"the folded stacks with --vmlinux and --kallsyms"
@@ -188,12 +188,12 @@ for v in boot/vmx "$test_dir/kernel.elf"; do
 	}
 	grep -q ';vmx_' symfs.exp ||
 		hard_error "perf names nothing from --symfs sfs --vmlinux $v"
-	check_exit 0 "$PERF2GPERF" -q --symfs sfs --vmlinux "$v" "$km" \
+	check_exit 0 "$PERF2GPERF" --folded-style=perf -q --symfs sfs --vmlinux "$v" "$km" \
 		symfs.folded
 	compare_text symfs.exp symfs.folded \
 		"the folded stacks with --symfs sfs --vmlinux $v"
 done
-check_exit 2 "$PERF2GPERF" -f folded --symfs sfs --vmlinux kernel.elf \
+check_exit 2 "$PERF2GPERF" --folded-style=perf -f folded --symfs sfs --vmlinux kernel.elf \
 	"$km" x.folded
 check_grep "perf2gperf: --vmlinux: cannot read 'sfs/kernel.elf'"
 [ -n "$have_go" ] || skip "go tool pprof is not installed"

@@ -301,6 +301,12 @@ warn_result(const char *output, const struct convert_result *r)
 				"every stack has the same second frame; "
 				"google-pprof removes it unless run with "
 				"--no-auto-signal-frm");
+	/* as gperfcheck says it (checkreport.c) */
+	if (r->space_paths)
+		message_warning(output, P2G_NO_OFFSET,
+				"%zu maps lines have a path with a space, "
+				"which Go pprof cuts at the space",
+				r->space_paths);
 	if (r->collisions)
 		message_warning(output, P2G_NO_OFFSET,
 				"%zu mapped files found no free place and "
@@ -419,6 +425,7 @@ output_write(void *ctx, const struct convert_result *r,
 		sink->strips += r->perl_strips;
 		sink->collisions += r->collisions > 0;
 		sink->unconverged += !r->fixup_converged;
+		sink->spaces += r->space_paths > 0;
 	} else {
 		warn_result(output, r);
 	}
@@ -437,9 +444,10 @@ output_write(void *ctx, const struct convert_result *r,
 		note_split(output, r);
 	else if (!sink->split && r->processes > 1)
 		message_note(sink->rp->name, "%zu processes merged into one "
-			     "profile%s (--split writes one per process)",
-			     r->processes,
-			     r->relocated ? ", some mappings relocated" : "");
+			     "profile%s%s", r->processes,
+			     r->relocated ? ", some mappings relocated" : "",
+			     report_hint(sink->rp, " (--split writes one per "
+					 "process)"));
 	sink->written++;
 	sink->samples += r->samples;
 	return 0;
@@ -470,6 +478,11 @@ output_summary(const struct output_sink *sink, const char *input,
 				"same second frame; google-pprof removes it "
 				"unless run with --no-auto-signal-frm (-v "
 				"names them)", sink->strips);
+	if (sink->spaces)
+		message_warning(input, P2G_NO_OFFSET,
+				"in %zu of the profiles maps lines have a path "
+				"with a space, which Go pprof cuts at the "
+				"space (-v names them)", sink->spaces);
 	if (sink->collisions)
 		message_warning(input, P2G_NO_OFFSET,
 				"in %zu of the profiles some mapped files "

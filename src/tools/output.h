@@ -42,7 +42,7 @@ struct output_sink {
 	 * told once in output_summary() unless verbose. */
 	uint64_t samples;
 	struct strset names;
-	size_t strips, collisions, unconverged;
+	size_t strips, collisions, unconverged, spaces;
 };
 
 /* Remove the temporary file, if one is left, with async-signal-safe

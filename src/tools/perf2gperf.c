@@ -86,11 +86,16 @@ usage(void)
 "                       stackcollapse prints them (default: by OUTPUT's\n"
 "                       suffix: .pb.gz or .pb pprof, .folded folded, else\n"
 "                       gperftools)\n"
+"      --folded-style flamegraph|perf\n"
+"                       folded: the names of FlameGraph's\n"
+"                       stackcollapse-perf.pl (flamegraph, the default:\n"
+"                       a frame without one named [BINARY]) or of perf's\n"
+"                       stackcollapse.py (perf: [unknown])\n"
 "      --include-pid    folded: the first frame is comm-PID\n"
-"      --include-tid    folded: the first frame is comm-TID (with\n"
-"                       --include-pid, comm-PID/TID)\n"
+"      --include-tid    folded: the first frame is comm-PID/TID (perf\n"
+"                       style without --include-pid: comm-TID)\n"
 "      --no-comm        folded: no first frame with the command\n"
-"      --tidy-java      folded: shorten Java signatures\n"
+"      --tidy-java      folded, perf style: shorten Java signatures\n"
 "      --annotate-kernel\n"
 "                       folded: kernel functions end in _[k]\n"
 "      --vmlinux FILE   pprof, folded: kernel names from this ELF image\n"
@@ -99,7 +104,7 @@ usage(void)
 "      --kallsyms FILE  pprof, folded: kernel names from this copy of\n"
 "                       /proc/kallsyms only, before --vmlinux (default:\n"
 "                       a vmlinux where perf looks, perf's cached copy, or\n"
-"                       /proc/kallsyms for the running kernel)\n"
+"                       /proc/kallsyms if it is the recorded kernel)\n"
 "\n"
 "Output (the processes left are merged into one profile, each mapped\n"
 "file at one place; a lone process keeps its own addresses):\n"
@@ -259,6 +264,11 @@ static const struct message_word formats[] = {
 	{ "gperftools", CONVERT_FORMAT_GPERFTOOLS },
 	{ "pprof", CONVERT_FORMAT_PPROF },
 	{ "folded", CONVERT_FORMAT_FOLDED },
+	{ NULL, 0 },
+};
+static const struct message_word folded_styles[] = {
+	{ "flamegraph", 0 },
+	{ "perf", 1 },
 	{ NULL, 0 },
 };
 static const struct message_word splits[] = {
@@ -426,6 +436,10 @@ parse_option(int c, char **argv, struct options *op)
 	case '5':
 		o->folded.annotate_kernel = true;
 		break;
+	case '6':
+		o->folded.perf_style = message_parse_word(
+			"--folded-style", optarg, folded_styles) != 0;
+		break;
 	case 'i':
 		op->info = true;
 		break;
@@ -578,6 +592,7 @@ parse_options(int argc, char **argv, struct options *op)
 		{ "no-comm", no_argument, NULL, '3' },
 		{ "tidy-java", no_argument, NULL, '4' },
 		{ "annotate-kernel", no_argument, NULL, '5' },
+		{ "folded-style", required_argument, NULL, '6' },
 		{ "info", no_argument, NULL, 'i' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "progress", no_argument, NULL, 'G' },
@@ -864,6 +879,7 @@ main(int argc, char **argv)
 		parse_options(argc, argv, &op);
 	}
 	report_init(&rp, op.recording ? rec_names : op.inputs);
+	rp.hints = strcmp(progname, "perf_to_profile") != 0;
 	if (!message_quiet && (op.progress || isatty(STDERR_FILENO)))
 		rp.progress = op.progress ? 2 : 1;
 	memset(&oo, 0, sizeof(oo));

@@ -28,8 +28,15 @@ report_init(struct report *rp, char *const *names)
 {
 	memset(rp, 0, sizeof(*rp));
 	rp->names = names;
+	rp->hints = true;
 	rp->start = seconds();
 	rp->phase = rp->start;
+}
+
+const char *
+report_hint(const struct report *rp, const char *text)
+{
+	return rp->hints ? text : "";
 }
 
 void
@@ -56,6 +63,12 @@ report_missing(void *ctx, const char *path, const char *why)
 
 	if (!missing_first(rp, path))
 		return;
+	if (strcmp(path, "[kernel.kallsyms]") == 0) {
+		message_warning(rp->name, P2G_NO_OFFSET, "kernel frames are "
+				"not named: %s%s", why,
+				report_hint(rp, " (see --vmlinux, --kallsyms)"));
+		return;
+	}
 	/* a --vmlinux is not looked for: perf takes it or nothing */
 	if (o != NULL && o->vmlinux != NULL && strcmp(path, o->vmlinux) == 0) {
 		message_warning(rp->name, P2G_NO_OFFSET,
@@ -66,7 +79,8 @@ report_missing(void *ctx, const char *path, const char *why)
 	message_warning(rp->name, P2G_NO_OFFSET,
 			"%s: no usable file (%s): its frames are not unwound "
 			"or named%s", path, why,
-			rp->verbose ? "" : " (-v says where it was looked for)");
+			rp->verbose ? "" : report_hint(rp, " (-v says where it "
+						       "was looked for)"));
 	if (!rp->verbose || o == NULL)
 		return;
 	message_note(rp->name, "%s: looked for at %s%s, in %s/.debug, in "
@@ -276,9 +290,9 @@ report_notes(const struct report *rp, const struct convert_stats *st,
 				"of events the first input does not have; "
 				"left out", st->other_events);
 	if (st->nr_sampling_events > 1 && o->event == NULL)
-		message_note(name, "%zu sampling events; converting %s "
-			     "(choose with --event)", st->nr_sampling_events,
-			     st->event->name);
+		message_note(name, "%zu sampling events; converting %s%s",
+			     st->nr_sampling_events, st->event->name,
+			     report_hint(rp, " (choose with --event)"));
 	if (st->dwarf_unsupported)
 		message_warning(name, P2G_NO_OFFSET,
 				"%" PRIu64 " samples with user stacks of a "
@@ -287,15 +301,42 @@ report_notes(const struct report *rp, const struct convert_stats *st,
 				st->dwarf_unsupported,
 				arch ? arch : "unknown");
 	if (st->dwarf_no_binary + st->dwarf_partial > 0 &&
-	    st->dwarf_samples > 0)
+	    st->dwarf_samples > 0) {
+		char end[64] = "";
+
+		if (st->dwarf_copy_end)
+			snprintf(end, sizeof(end), ", %" PRIu64 " at the end "
+				 "of the stack copy", st->dwarf_copy_end);
 		message_note(name,
 			     "%" PRIu64 " of %" PRIu64 " user stacks "
 			     "unwound only in part (%" PRIu64 " without a "
-			     "binary%s); --stats tells more",
+			     "binary%s%s)%s",
 			     st->dwarf_no_binary + st->dwarf_partial,
-			     st->dwarf_samples, st->dwarf_no_binary,
+			     st->dwarf_samples, st->dwarf_no_binary, end,
 			     o->symfs || o->nbinaries
-				     ? "" : "; see --symfs, --binaries");
+				     ? "" : report_hint(rp, "; see --symfs, "
+							"--binaries"),
+			     report_hint(rp, "; --stats tells more"));
+	}
+	/* perf report's "Total Lost Samples", and its "lost N chunks" */
+	if (st->lost_samples)
+		message_warning(name, P2G_NO_OFFSET,
+				"%" PRIu64 " sample%s lost: the kernel could "
+				"not record %s", st->lost_samples,
+				st->lost_samples == 1 ? "" : "s",
+				st->lost_samples == 1 ? "it" : "them");
+	if (st->lost)
+		message_warning(name, P2G_NO_OFFSET,
+				"%" PRIu64 " event%s lost: perf's buffer was "
+				"full", st->lost, st->lost == 1 ? "" : "s");
+	if (st->samples_zero)
+		message_warning(name, P2G_NO_OFFSET,
+				"%" PRIu64 " sample%s at address 0 (perf's "
+				"[unknown]) left out: the gperftools format "
+				"cannot hold address 0%s", st->samples_zero,
+				st->samples_zero == 1 ? "" : "s",
+				report_hint(rp, " (--format=pprof or folded "
+					    "keeps them)"));
 	if (st->late)
 		message_warning(name, P2G_NO_OFFSET,
 				"%" PRIu64 " record%s came after later ones "
@@ -306,8 +347,9 @@ report_notes(const struct report *rp, const struct convert_stats *st,
 		message_warning(name, P2G_NO_OFFSET,
 				"event %s has a fixed period of %" PRIu64
 				" that is not time; the profile says 1 us per "
-				"sample (set it with --period-us)",
-				st->event->name, st->event->sample_period);
+				"sample%s", st->event->name,
+				st->event->sample_period,
+				report_hint(rp, " (set it with --period-us)"));
 }
 
 void
@@ -323,6 +365,7 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 		"  samples of %-13s %12" PRIu64 "\n"
 		"  samples filtered out     %12" PRIu64 "\n"
 		"  samples with no frame    %12" PRIu64 "\n"
+		"  samples at address 0     %12" PRIu64 "\n"
 		"  samples written          %12" PRIu64 "\n"
 		"  processes written        %12zu\n"
 		"  kernel frames            %12" PRIu64 "\n"
@@ -330,6 +373,7 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 		"  context markers removed  %12" PRIu64 "\n"
 		"  zero addresses dropped   %12" PRIu64 "\n"
 		"  events lost by kernel    %12" PRIu64 "\n"
+		"  samples lost by kernel   %12" PRIu64 "\n"
 		"  samples of unknown id    %12" PRIu64 "\n"
 		"  period (us)              %12" PRIu64 "\n"
 		"  slot width (bits)        %12u\n",
@@ -337,9 +381,11 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 		st->event ? message_escape(event, sizeof(event),
 					   st->event->name) : "?",
 		st->samples_event,
-		st->samples_filtered, st->samples_empty, st->samples_used,
+		st->samples_filtered, st->samples_empty, st->samples_zero,
+		st->samples_used,
 		st->processes, st->kernel_frames, st->frames_dropped,
-		st->markers, st->zero_frames, st->lost, st->unknown_id,
+		st->markers, st->zero_frames, st->lost, st->lost_samples,
+		st->unknown_id,
 		st->period_us, st->slot_bits);
 	if (st->left_out)
 		fprintf(stderr,
@@ -377,6 +423,9 @@ report_stats(const struct report *rp, const struct convert_stats *st)
 			"  dwarf without binary     %12" PRIu64 "\n",
 			st->dwarf_samples, st->dwarf_done, st->dwarf_partial,
 			st->dwarf_no_binary);
+	if (st->dwarf_copy_end)
+		fprintf(stderr, "  dwarf copy ended early   %12" PRIu64 "\n",
+			st->dwarf_copy_end);
 	if (st->dwarf_unsupported)
 		fprintf(stderr, "  dwarf not unwindable     %12" PRIu64 "\n",
 			st->dwarf_unsupported);

@@ -42,7 +42,13 @@ struct report {
 	const struct convert_opts *o;
 	bool verbose;
 	struct strset missing;
+	/* Whether messages may point to options: not as perf_to_profile,
+	 * which pprof runs with none to give. */
+	bool hints;
 };
+
+/* TEXT if RP's messages may point to options (rp->hints), else "". */
+const char *report_hint(const struct report *rp, const char *text);
 
 /* Start RP for the inputs NAMES (kept, not copied): no handles yet. */
 void report_init(struct report *rp, char *const *names);

@@ -184,3 +184,167 @@ write_file('sample-callchain-nr.perf.data', $bad, %sect);
 	    pack('L<S<S<', 1, $kmisc, 8 + length($body)) . $body;
 	write_file('kernel-module.perf.data', $m, %sect);
 }
+
+# a recording perf did not finish (killed): data size 0 in the header and
+# nothing after the records, though the header still sets the feature
+# bits; the libc MMAP2 carries its build ID itself (misc
+# PERF_RECORD_MISC_MMAP_BUILD_ID, perf record --buildid-mmap), so the
+# build ID is in the records, not in a feature section
+{
+	my $u = $data;
+	my $p = 0;
+	while ($p < $sample_at[0]) {
+		my ($type, $misc, $size) = unpack('L<S<S<', substr($u, $p, 8));
+		if ($type == 10 && substr($u, $p, $size) =~ m{/libc\.so}) {
+			substr($u, $p + 4, 2) = pack('S<', $misc | 0x4000);
+			substr($u, $p + 40, 24) =
+			    pack('Cx3a20', 20, pack('H*', 'c0ffee' x 6 . 'c0'));
+		}
+		$p += $size;
+	}
+	my $out = substr($f, 0, $data_off) . $u;
+	substr($out, 48, 8) = pack('Q<', 0);
+	open(my $o, '>:raw', "$dir/unfinished.perf.data") or
+	    die "$dir/unfinished.perf.data: $!\n";
+	print $o $out;
+	close($o) or die "$dir/unfinished.perf.data: $!\n";
+}
+
+# a sample at address 0 in a recording without callchains (perf record
+# without -g): the attr's sample_type without CALLCHAIN, each sample
+# without its callchain, the second sample's ip 0 (perf script: 0
+# [unknown]); the header and attrs written here, the features as they
+# were (event_desc keeps the attr it had)
+{
+	no warnings 'portable';
+	my ($attr_size, $attrs_off) = unpack('Q<Q<', substr($f, 16, 16));
+	my $st = unpack('Q<', substr($f, $attrs_off + 24, 8));
+	die "no CALLCHAIN\n" unless $st & 32;
+	my ($z, $p) = ('', 0);
+	while ($p < length($data)) {
+		my ($type, $misc, $size) = unpack('L<S<S<', substr($data, $p, 8));
+		my $rec = substr($data, $p, $size);
+		if ($type == 9) {
+			# ip, pid/tid, time, period, then the callchain
+			my $ip = @sample_at && $p == $sample_at[1] ? 0 :
+			    unpack('Q<', substr($rec, 8, 8));
+			my $body = pack('Q<', $ip) . substr($rec, 16, 24);
+			$rec = pack('L<S<S<', 9, $misc, 8 + length($body)) .
+			       $body;
+		}
+		$z .= $rec;
+		$p += $size;
+	}
+	my $save = substr($f, $attrs_off + 24, 8);
+	substr($f, $attrs_off + 24, 8) = pack('Q<', $st & ~32);
+	write_file('sample-at-zero.perf.data', $z, %sect);
+	substr($f, $attrs_off + 24, 8) = $save;
+}
+
+# thread names as perf gives them: the first sample becomes the idle
+# task's (pid and tid 0: perf's "swapper"), the second and third of
+# thread 5271 of the program, of which the file has no COMM or FORK
+# before the second (perf: ":5271") and a COMM "worker" between the two
+# (the program's COMM with its pid, tid, name and time changed: 1 ns
+# before the third sample's)
+{
+	my $t = $data;
+	my ($p, $comm) = (0);
+	while ($p < $sample_at[0]) {
+		my ($type, $misc, $size) = unpack('L<S<S<', substr($t, $p, 8));
+		$comm = substr($t, $p, $size) if $type == 3 && !defined $comm;
+		$p += $size;
+	}
+	die "no COMM\n" unless defined $comm;
+	my $csize = unpack('S<', substr($comm, 6, 2));
+	# sample_id: pid/tid, time
+	my $when = unpack('Q<', substr($t, $sample_at[2] + 24, 8)) - 1;
+	my $trailer = pack('L<L<Q<', 5270, 5271, $when);
+	my $body = pack('L<L<', 5270, 5271) . pack('a8', 'worker') . $trailer;
+	my $rec = pack('L<S<S<', 3, 0, 8 + length($body)) . $body;
+	# pid/tid after the ip
+	substr($t, $sample_at[0] + 16, 8) = pack('L<L<', 0, 0);
+	substr($t, $sample_at[1] + 16, 8) = pack('L<L<', 5270, 5271);
+	substr($t, $sample_at[2] + 16, 8) = pack('L<L<', 5270, 5271);
+	substr($t, $sample_at[2], 0) = $rec;
+	write_file('thread-names.perf.data', $t, %sect);
+}
+
+# what the kernel lost: before the third sample, a LOST_SAMPLES record
+# of 1075 samples (perf report: "Total Lost Samples: 1075") and a LOST
+# record of 7 events (id 0), each with the sample_id of the program's
+# thread 1 ns before the third sample
+{
+	my $l = $data;
+	my ($pid, $tid, $when) =
+	    unpack('L<L<Q<', substr($l, $sample_at[2] + 16, 16));
+	my $id = pack('L<L<Q<', $pid, $tid, $when - 1);
+	my $ls = pack('Q<', 1075) . $id;
+	my $lo = pack('Q<Q<', 0, 7) . $id;
+	substr($l, $sample_at[2], 0) =
+	    pack('L<S<S<', 13, 0, 8 + length($ls)) . $ls .
+	    pack('L<S<S<', 2, 0, 8 + length($lo)) . $lo;
+	write_file('lost.perf.data', $l, %sect);
+}
+
+# the kernel's build ID kept under a vmlinux path, as perf 4.x wrote it
+# when it found a vmlinux at record time: the "[kernel.kallsyms]" entry
+# of the build-id table renamed /lib/modules/6.18.44-fc-v669/build/vmlinux
+# (pid -1, misc kernel as it was); the second sample becomes kernel text
+# (0xffffffff8161dc84) called from the program and libc
+{
+	no warnings 'portable';
+	my $k = $data;
+	my $at = $sample_at[1];
+	my $size = unpack('S<', substr($k, $at + 6, 2));
+	my @c = (0xffffffffffffff80, 0xffffffff8161dc84,
+		 0xfffffffffffffe00, 0x401192, 0x7ffae7c5724a);
+	my $rec = pack('Q<', $c[1]) . substr($k, $at + 16, 24) .
+		  pack('Q<*', scalar(@c), @c);
+	substr($k, $at, $size) = pack('L<S<S<', 9, 1, 8 + length($rec)) . $rec;
+	my %s = %sect;
+	my ($in, $out) = ($s{2}, '');
+	while (length($in) >= 8) {
+		my ($type, $misc, $esize) = unpack('L<S<S<', $in);
+		my $e = substr($in, 0, $esize, '');
+		my $name = substr($e, 36);
+		$name =~ s/\0.*//s;
+		if ($name eq '[kernel.kallsyms]') {
+			my $n = '/lib/modules/6.18.44-fc-v669/build/vmlinux';
+			$n .= "\0" x (64 - length($n) % 64);
+			$e = pack('L<S<S<', $type, $misc, 36 + length($n)) .
+			     substr($e, 8, 28) . $n;
+		}
+		$out .= $e;
+	}
+	$s{2} = $out;
+	write_file('kernel-vmlinux-path.perf.data', $k, %s);
+}
+
+# a mapped path with spaces: libc's MMAP2 made that of "/opt/my libs/libc
+# 2.so" with its build ID in the record (misc MMAP_BUILD_ID), as in
+# recordings of programs under "4º ano/" or of "chrome (deleted)"
+{
+	my $u = $data;
+	my $p = 0;
+	while ($p < $sample_at[0]) {
+		my ($type, $misc, $size) = unpack('L<S<S<', substr($u, $p, 8));
+		if ($type == 10 && substr($u, $p, $size) =~ m{/libc\.so}) {
+			my $rec = substr($u, $p, $size);
+			my $name_end = index($rec, "\0", 72);
+			my $tail = substr($rec, 72 + (($name_end - 72 + 8) & ~7));
+			my $n = '/opt/my libs/libc 2.so';
+			$n .= "\0" x (8 - length($n) % 8);
+			my $body = substr($rec, 8, 32) .
+				   pack('Cx3a20', 20,
+					pack('H*', 'ba5eba11' x 5)) .
+				   substr($rec, 64, 8) . $n . $tail;
+			substr($u, $p, $size) =
+			    pack('L<S<S<', 10, $misc | 0x4000,
+				 8 + length($body)) . $body;
+			last;
+		}
+		$p += $size;
+	}
+	write_file('path-spaces.perf.data', $u, %sect);
+}

@@ -104,8 +104,8 @@ static int
 tiny_profile(struct protobuf *b)
 {
 	static const uint8_t id[] = { 0xab, 0xcd };
-	struct ss_mapping map = { 0x400000, 0x401000, 0, "/bin/prog", id, 2,
-				  false, -1, true, true, true, true };
+	struct ss_mapping map = { 0x400000, 0x401000, 0, "/bin/prog", NULL,
+				  id, 2, false, -1, true, true, true, true };
 	struct ss_function funcs[] = { { "inner", "prog.c" },
 				       { "outer", "prog.c" } };
 	struct ss_line lines[] = { { 0, 7 }, { 1, 12 } };

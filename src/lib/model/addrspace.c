@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +19,7 @@ struct thread {
 	int32_t tid;
 	int32_t pid;
 	char comm[32];
+	uint32_t era;	/* changes with each name it is given; 0: none */
 };
 
 /*
@@ -47,6 +47,7 @@ struct addrspace {
 	struct thread *threads;
 	size_t nthreads, cap_threads;
 	struct hashtab thread_index;	/* of threads, by tid */
+	uint32_t eras;			/* the last thread name era given */
 	struct mapping *maps;	/* every mapping ever seen */
 	size_t nmaps, cap_maps;
 	struct space *spaces;
@@ -460,6 +461,7 @@ addrspace_comm(struct addrspace *as, int32_t pid, int32_t tid,
 	t->pid = pid;
 	memcpy(t->comm, comm, len);
 	t->comm[len] = '\0';
+	t->era = ++as->eras;
 	if (pid == tid || p->comm[0] == '\0')
 		memcpy(p->comm, t->comm, len + 1);
 	/* The old mappings stay until MMAPs replace them (addrspace.h) */
@@ -488,6 +490,7 @@ addrspace_fork(struct addrspace *as, int32_t pid, int32_t ppid,
 		return -1;
 	t->pid = pid;
 	memcpy(t->comm, comm, sizeof(comm));
+	t->era = comm[0] != '\0' ? ++as->eras : 0;
 	if (pid == ppid)
 		return 0;	/* a new thread in the same process */
 	child = addrspace_process(as, pid);
@@ -519,6 +522,19 @@ addrspace_comm_of(const struct addrspace *as, int32_t pid, int32_t tid)
 		return t->comm;
 	p = addrspace_find(as, pid);
 	return p ? p->comm : "";
+}
+
+const char *
+addrspace_thread_name(const struct addrspace *as, int32_t tid, uint32_t *era)
+{
+	struct thread *t = get_thread((struct addrspace *)as, tid, false);
+
+	if (t == NULL || t->era == 0) {
+		*era = 0;
+		return NULL;
+	}
+	*era = t->era;
+	return t->comm;
 }
 
 const char *

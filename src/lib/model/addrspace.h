@@ -85,6 +85,14 @@ int addrspace_fork(struct addrspace *as, int32_t pid, int32_t ppid,
 const char *addrspace_comm_of(const struct addrspace *as, int32_t pid,
 			      int32_t tid);
 
+/*
+ * The name thread TID has now from a COMM record, or inherited by FORK;
+ * *ERA gets a number that changes with each name a thread is given.
+ * NULL (and *ERA 0) for a thread not named yet.
+ */
+const char *addrspace_thread_name(const struct addrspace *as, int32_t tid,
+				  uint32_t *era);
+
 /* The command name of process PID while space SID was its own (an
  * exec gives a process a new space and name): the last it had then, or
  * "".  perf names a sample by the name at the time. */

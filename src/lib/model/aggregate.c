@@ -2,6 +2,7 @@
 /* Samples to counted stacks: see aggregate.h. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,8 @@ aggregate_lbr(const struct kernel_text *kt, const struct chain_opts *o,
 struct context {
 	uint32_t space;
 	int32_t tid;
+	uint32_t era;		/* of the thread's name (aggregate_name()) */
+	char comm[32];
 };
 
 struct aggregate {
@@ -143,6 +146,11 @@ struct aggregate {
 	struct hashtab ctx_index;
 	struct context last;
 	uint32_t last_ctx;
+	/* The namer of the threads, and the name of the one added last */
+	aggregate_namer namer;
+	void *namer_ctx;
+	uint32_t era;
+	const char *comm;
 	uint64_t *frames;	/* the next stack's */
 	size_t frames_cap;
 	/* The entries of recent stacks, each in the slot of its leaf, its
@@ -211,17 +219,23 @@ context_of(struct aggregate *ag, uint32_t sid, int32_t tid, uint32_t *ctx)
 	uint64_t h;
 	uint32_t i;
 
+	ag->era = 0;
+	ag->comm = NULL;
+	if (ag->namer != NULL)
+		ag->comm = ag->namer(ag->namer_ctx, sid, tid, &ag->era);
 	if (ag->last_ctx != UINT32_MAX && ag->last.space == sid &&
-	    ag->last.tid == tid) {
+	    ag->last.tid == tid && ag->last.era == ag->era) {
 		*ctx = ag->last_ctx;
 		return 0;
 	}
 	if (hashtab_reserve(&ag->ctx_index, ag->nctxs + 1) < 0)
 		return -1;
-	h = hashtab_hash64((uint64_t)sid << 32 | (uint32_t)tid);
+	h = hashtab_hash64(((uint64_t)sid << 32 | (uint32_t)tid) ^
+			   (uint64_t)ag->era * 0x9e3779b97f4a7c15ULL);
 	for (i = hashtab_probe(&ag->ctx_index, h, &it); i != HASHTAB_NONE;
 	     i = hashtab_next(&ag->ctx_index, &it))
-		if (ag->ctxs[i].space == sid && ag->ctxs[i].tid == tid)
+		if (ag->ctxs[i].space == sid && ag->ctxs[i].tid == tid &&
+		    ag->ctxs[i].era == ag->era)
 			break;
 	if (i == HASHTAB_NONE) {
 		if (ag->nctxs == ag->cap_ctxs) {
@@ -238,10 +252,14 @@ context_of(struct aggregate *ag, uint32_t sid, int32_t tid, uint32_t *ctx)
 		i = (uint32_t)ag->nctxs++;
 		ag->ctxs[i].space = sid;
 		ag->ctxs[i].tid = tid;
+		ag->ctxs[i].era = ag->era;
+		snprintf(ag->ctxs[i].comm, sizeof(ag->ctxs[i].comm), "%s",
+			 ag->comm ? ag->comm : "");
 		hashtab_insert(&ag->ctx_index, &it, i);
 	}
 	ag->last.space = sid;
 	ag->last.tid = tid;
+	ag->last.era = ag->era;
 	ag->last_ctx = i;
 	*ctx = i;
 	return 0;
@@ -384,4 +402,17 @@ int32_t
 aggregate_tid(const struct aggregate *ag, uint32_t ctx)
 {
 	return ag->by_thread ? ag->ctxs[ctx].tid : 0;
+}
+
+void
+aggregate_set_namer(struct aggregate *ag, aggregate_namer fn, void *ctx)
+{
+	ag->namer = fn;
+	ag->namer_ctx = ctx;
+}
+
+const char *
+aggregate_comm(const struct aggregate *ag, uint32_t ctx)
+{
+	return ag->by_thread ? ag->ctxs[ctx].comm : "";
 }

@@ -130,4 +130,24 @@ uint32_t aggregate_space(const struct aggregate *ag, uint32_t ctx);
  * made BY_THREAD. */
 int32_t aggregate_tid(const struct aggregate *ag, uint32_t ctx);
 
+/*
+ * The name of thread TID of space SID now, and into *ERA a number that
+ * changes with each name the thread is given (addrspace_thread_name()).
+ * The string must last until the next call.
+ */
+typedef const char *(*aggregate_namer)(void *ctx, uint32_t sid, int32_t tid,
+				       uint32_t *era);
+
+/*
+ * With BY_THREAD: each stack added is named by FN(CTX, ...) for its
+ * thread when added (the name copied), and the samples of one thread
+ * under two names get two contexts.  Without a namer, contexts have no
+ * name ("").
+ */
+void aggregate_set_namer(struct aggregate *ag, aggregate_namer fn, void *ctx);
+
+/* The name of the thread of context CTX when its samples were taken
+ * (aggregate_set_namer()); "" unless made BY_THREAD. */
+const char *aggregate_comm(const struct aggregate *ag, uint32_t ctx);
+
 #endif

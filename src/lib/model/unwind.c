@@ -22,6 +22,7 @@
 #include "grow.h"
 #include "hashtab.h"
 #include "input.h"
+#include "mapkind.h"
 #include "perf_abi.h"
 #include "unwind.h"
 
@@ -74,6 +75,7 @@ struct uspace {
 	uint64_t *out;
 	size_t max, n;
 	bool zero_end;		/* a return address of 0 ended the stack */
+	bool copy_end;		/* a read past the stack copy failed */
 };
 
 struct unwinder {
@@ -452,11 +454,18 @@ cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 		return true;
 	}
 	m = addrspace_resolve(us->as, us->sid, addr);
+	/* Above the sampled SP, past the copy, and in no file: the stack
+	 * the kernel did not copy.  libdw takes the failed read for the
+	 * end of the stack; it is not. */
+	b = m != NULL && m->path != NULL &&
+		    mapping_kind(m->path) == MAPKIND_FILE
+		    ? bin_of(us->uw, m) : NULL;
+	if (b == NULL && addr >= us->sp)
+		us->copy_end = true;
 	if (m == NULL || addr - m->start > UINT64_MAX - m->pgoff)
 		return false;
 	/* Rare: the registers and return addresses CFI asks for are on
 	 * the stack. */
-	b = bin_of(us->uw, m);
 	if (b == NULL)
 		return false;
 	got = pread(b->fd, buf, 8, (off_t)(addr - m->start + m->pgoff));
@@ -819,9 +828,15 @@ unwind_sample(struct unwinder *uw, struct addrspace *as, uint32_t sid,
 		us->attached = true;
 	}
 	us->zero_end = false;
+	us->copy_end = false;
 	r = dwfl_getthread_frames(us->dwfl, tid, frame_cb, us);
 	if (us->zero_end)
 		r = 0;
+	if (us->copy_end && us->n < us->max) {
+		*n = us->n;
+		*res = UNWIND_COPY_END;
+		goto out;
+	}
 	if (us->n == 0) {
 		*res = UNWIND_PARTIAL;
 		goto out;

@@ -54,6 +54,9 @@ enum unwind_result {
 	UNWIND_NONE,		/* nothing to unwind (no registers/stack) */
 	UNWIND_DONE,		/* to the end of the stack or the depth cap */
 	UNWIND_PARTIAL,		/* stopped partway: the frames found */
+	UNWIND_COPY_END,	/* stopped at the end of the stack copy
+				   (perf record --call-graph dwarf,SIZE
+				   copied less than the frames take) */
 	UNWIND_NO_BINARY,	/* no usable binary at the leaf: leaf only */
 	UNWIND_UNSUPPORTED,	/* registers of an ABI or arch not handled */
 };

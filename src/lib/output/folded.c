@@ -107,6 +107,52 @@ put_name(struct lines *l, const char *name, const struct folded_opts *o)
 	l->len = start + k;
 }
 
+/*
+ * A function's name as FlameGraph's stackcollapse-perf.pl writes it (its
+ * default tidy_generic): ';' as ':', nothing from the first '(' that does
+ * not open "(anonymous namespace)" unless the name looks like a Go method
+ * ("pkg.(*T).M"), no quotes; in a command starting "java" (JAVA), no
+ * leading 'L' in a name with a '/' (tidy_java).
+ */
+static void
+put_name_flamegraph(struct lines *l, const char *name, bool java)
+{
+	size_t start = l->len, i, k, n;
+	bool go = false;
+	char *s;
+
+	put_str(l, name);
+	sanitize(l, start, ' ');
+	if (l->failed)
+		return;
+	s = l->text + start;
+	n = l->len - start;
+	for (i = 0; i < n; i++)
+		if (s[i] == ';')
+			s[i] = ':';
+	/* a Go method: ".(" then ")." further on (S is not NUL-ended) */
+	for (i = 0; i + 1 < n && !go; i++)
+		if (s[i] == '.' && s[i + 1] == '(')
+			for (k = i + 2; k + 1 < n && !go; k++)
+				go = s[k] == ')' && s[k + 1] == '.';
+	if (!go)
+		for (i = 0; i < n; i++)
+			if (s[i] == '(' &&
+			    (n - i < 21 ||
+			     memcmp(s + i, "(anonymous namespace)", 21) != 0)) {
+				n = i;
+				break;
+			}
+	for (i = k = 0; i < n; i++)
+		if (s[i] != '"' && s[i] != '\'')
+			s[k++] = s[i];
+	if (java && k > 0 && s[0] == 'L' && memchr(s, '/', k) != NULL) {
+		memmove(s, s + 1, k - 1);
+		k--;
+	}
+	l->len = start + k;
+}
+
 /* A hash of the N bytes at S, eight at a time. */
 static uint64_t
 hash_bytes(const char *s, size_t n)
@@ -196,6 +242,12 @@ put_comm(struct lines *l, const struct ss_sample *s,
 		sep = "/";
 	}
 	if (o->include_tid) {
+		/* stackcollapse-perf.pl's --tid is always comm-PID/TID */
+		if (!o->perf_style && !o->include_pid) {
+			snprintf(num, sizeof(num), "-%" PRId32, s->pid);
+			put_str(l, num);
+			sep = "/";
+		}
 		snprintf(num, sizeof(num), "%s%" PRId32, sep,
 			 s->tid >= 0 ? s->tid : s->pid);
 		put_str(l, num);
@@ -215,9 +267,42 @@ struct segments {
 	size_t *off;		/* location i's from off[i] to off[i + 1] */
 };
 
+/* Whether stackcollapse-perf.pl's --kernel marks the frames of a file
+ * perf script names PATH: "[...]" (the kernel, a module, but also the
+ * vDSO) or a vmlinux, not "[unknown]". */
+static bool
+flamegraph_kernel(const char *path)
+{
+	size_t n = strlen(path);
+
+	return (path[0] == '[' ||
+		(n >= 7 && strcmp(path + n - 7, "vmlinux") == 0)) &&
+	       strstr(path, "unknown") == NULL;
+}
+
+/* An unnamed location in the file perf script names PATH (NULL: none),
+ * as stackcollapse-perf.pl names it: "[BASENAME]", or "[unknown]". */
+static void
+put_unnamed_flamegraph(struct lines *l, const char *path)
+{
+	const char *base;
+
+	if (path == NULL || path[0] == '\0' ||
+	    strcmp(path, "[unknown]") == 0) {
+		put_str(l, "[unknown]");
+		return;
+	}
+	base = strrchr(path, '/');
+	put(l, "[", 1);
+	put_name_flamegraph(l, base != NULL ? base + 1 : path, false);
+	put(l, "]", 1);
+}
+
+/* The segments of SS's locations, named for a command that starts
+ * "java" if JAVA (stackcollapse-perf.pl's names differ there). */
 static int
 segments_make(struct segments *g, const struct symstacks *ss,
-	      const struct folded_opts *o)
+	      const struct folded_opts *o, bool java)
 {
 	size_t i;
 	uint32_t j, from;
@@ -228,22 +313,41 @@ segments_make(struct segments *g, const struct symstacks *ss,
 		return -1;
 	for (i = 0; i < ss->nlocs; i++) {
 		const struct ss_location *loc = &ss->locs[i];
+		const struct ss_mapping *m =
+			loc->map != 0 ? &ss->maps[loc->map - 1] : NULL;
+		const char *path = m == NULL ? NULL
+				   : m->dso != NULL ? m->dso : m->path;
 		bool kernel = o->annotate_kernel && loc->map != 0 &&
-			      ss->maps[loc->map - 1].kernel;
+			      (o->perf_style ? ss->maps[loc->map - 1].kernel
+					     : flamegraph_kernel(path));
 
 		g->off[i] = g->text.len;
 		if (loc->nlines == 0) {
-			put_str(&g->text, ";[unknown]");
+			if (o->perf_style) {
+				put_str(&g->text, ";[unknown]");
+			} else {
+				put(&g->text, ";", 1);
+				put_unnamed_flamegraph(&g->text, path);
+			}
 			if (kernel)
 				put_str(&g->text, "_[k]");
 			continue;
 		}
 		from = loc->unwound ? 0 : loc->nlines - 1;
 		for (j = loc->nlines; j-- > from;) {
+			const char *name =
+				ss->funcs[ss->lines[loc->line + j].func].name;
+
+			/* stackcollapse-perf.pl skips a frame whose name
+			 * starts with '(' (as it skips "(comm)" lines):
+			 * "(anonymous namespace)::f" goes */
+			if (!o->perf_style && name[0] == '(')
+				continue;
 			put(&g->text, ";", 1);
-			put_name(&g->text,
-				 ss->funcs[ss->lines[loc->line + j].func].name,
-				 o);
+			if (o->perf_style)
+				put_name(&g->text, name, o);
+			else
+				put_name_flamegraph(&g->text, name, java);
 			if (kernel)
 				put_str(&g->text, "_[k]");
 		}
@@ -277,6 +381,8 @@ make_line(struct lines *l, const struct symstacks *ss,
 		uint32_t i = ss->pool[s->off + k];
 		size_t from = g->off[i], to = g->off[i + 1];
 
+		if (from == to)
+			continue;	/* a frame left out (flamegraph) */
 		/* the first frame of a line has no ';' before it */
 		if (first)
 			from++;
@@ -309,7 +415,8 @@ folded_write(const struct symstacks *ss, const struct folded_opts *o,
 	     int fd, struct p2g_error *err)
 {
 	struct lines l;
-	struct segments g;
+	struct segments g, gj;
+	bool java = false;
 	struct fdout *w = NULL;
 	struct ref *order = NULL;
 	char num[32];
@@ -317,11 +424,21 @@ folded_write(const struct symstacks *ss, const struct folded_opts *o,
 	int ret = -1;
 
 	memset(&l, 0, sizeof(l));
-	if (segments_make(&g, ss, o) < 0)
+	memset(&gj, 0, sizeof(gj));
+	if (segments_make(&g, ss, o, false) < 0)
+		l.failed = true;
+	/* stackcollapse-perf.pl names Java's frames apart */
+	for (i = 0; i < ss->nsamples && !o->perf_style && !java; i++)
+		java = strncmp(ss->samples[i].comm, "java", 4) == 0;
+	if (java && segments_make(&gj, ss, o, true) < 0)
 		l.failed = true;
 	for (i = 0; i < ss->nsamples && !l.failed; i++)
-		make_line(&l, ss, &g, &ss->samples[i], o);
+		make_line(&l, ss,
+			  java && strncmp(ss->samples[i].comm, "java", 4) == 0
+				  ? &gj : &g,
+			  &ss->samples[i], o);
 	segments_release(&g);
+	segments_release(&gj);
 	hashtab_free(&l.index);
 	w = malloc(sizeof(*w));
 	order = malloc((l.n ? l.n : 1) * sizeof(*order));

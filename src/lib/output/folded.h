@@ -26,11 +26,16 @@
 
 /* The options of stackcollapse.py, and the weight. */
 struct folded_opts {
+	bool perf_style;	/* --folded-style=perf: the names of perf's
+				   stackcollapse.py; else those of
+				   FlameGraph's stackcollapse-perf.pl */
 	bool include_pid;	/* --include-pid: "comm-PID" */
-	bool include_tid;	/* --include-tid: "comm-TID" or
-				   "comm-PID/TID" */
+	bool include_tid;	/* --include-tid: "comm-TID" (perf style
+				   without include_pid) or "comm-PID/TID" */
 	bool no_comm;		/* --no-comm: no first frame */
-	bool tidy_java;		/* --tidy-java: Java signatures shortened */
+	bool tidy_java;		/* --tidy-java: Java signatures shortened
+				   (perf style; FlameGraph's always are,
+				   in a command that starts "java") */
 	bool annotate_kernel;	/* --kernel: kernel functions + "_[k]" */
 	bool periods;		/* count periods rather than samples */
 	uint64_t divisor;	/* each line's count divided by it (0:

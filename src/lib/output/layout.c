@@ -122,7 +122,16 @@ build_id_of(const struct lay *l, const struct mapping *m, uint8_t *size,
 		*id = m->build_id;
 		return;
 	}
-	buildids_find(l->o->bids, m->path, size, id);
+	if (!buildids_find(l->o->bids, m->path, size, id) &&
+	    strcmp(m->path, "[kernel.kallsyms]") == 0) {
+		const struct perf_build_id *k =
+			perfdata_kernel_build_id(l->o->bids->hi);
+
+		if (k != NULL) {
+			*size = k->size;
+			*id = k->id;
+		}
+	}
 }
 
 /* The place of mapping M seen in space SID, created if new; NULL when

@@ -37,6 +37,34 @@ escaped_path(const char *path, char *out)
 	return n;
 }
 
+/* PATH (escaped_path()'s) with each space as "\040", as the kernel
+ * escapes a space in /proc/PID/mountinfo: the brief form's path is one
+ * token to Go pprof, which would cut it at a space and then take no
+ * build ID.  A string the caller frees, or NULL when out of memory. */
+static char *
+one_token(const char *path)
+{
+	size_t n = 0, k = 0;
+	const char *p;
+	char *out;
+
+	for (p = path; *p != '\0'; p++)
+		n += *p == ' ' ? 4 : 1;
+	out = malloc(n + 1);
+	if (out == NULL)
+		return NULL;
+	for (p = path; *p != '\0'; p++) {
+		if (*p == ' ') {
+			memcpy(out + k, "\\040", 4);
+			k += 4;
+		} else {
+			out[k++] = *p;
+		}
+	}
+	out[k] = '\0';
+	return out;
+}
+
 /* The maps text as it grows: its size doubles, so that a text of many
  * lines costs time linear in its length. */
 struct text {
@@ -100,15 +128,20 @@ append_mapping(struct text *t, uint64_t start, uint64_t end,
 	if (path == NULL)
 		return -1;
 	escaped_path(name, path);
-	/* Go pprof's brief form cuts the path at a space: then only the
-	 * full line. */
-	if (bsize > 0 && strchr(path, ' ') == NULL) {
+	if (bsize > 0) {
+		char *brief = one_token(path);
+
+		if (brief == NULL) {
+			free(path);
+			return -1;
+		}
 		for (k = 0; k < bsize; k++)
 			snprintf(hex + 2 * k, 3, "%02x", bid[k]);
 		ret = append(t, "%08llx-%08llx %s %s (@%llx) %s\n",
 			     (unsigned long long)start,
-			     (unsigned long long)end, perms, path,
+			     (unsigned long long)end, perms, brief,
 			     (unsigned long long)off, hex);
+		free(brief);
 	}
 	if (ret == 0)
 		ret = append(t, "%08llx-%08llx %s %08llx %02x:%02x %llu "

@@ -152,6 +152,15 @@ ranges_index(struct firstrange *f, const struct range *r, size_t n,
 	return ret;
 }
 
+size_t
+profcheck_space_paths(const char *maps)
+{
+	size_t n, spaces, glued;
+
+	free(exec_ranges(maps, &n, &spaces, &glued));
+	return spaces;
+}
+
 int
 profcheck_notes(const struct profile *p, struct profcheck_notes *n)
 {

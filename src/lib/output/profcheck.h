@@ -38,6 +38,10 @@ struct profcheck_notes {
 /* Fill N for P.  Returns 0, or -1 when out of memory. */
 int profcheck_notes(const struct profile *p, struct profcheck_notes *n);
 
+/* The lines of maps text MAPS whose path Go pprof cuts at a space
+ * (profcheck_notes()'s space_paths); 0 also when out of memory. */
+size_t profcheck_space_paths(const char *maps);
+
 struct profcheck_diff {
 	bool equal;
 	/* the first difference: a stack, and its counts in A and B */

@@ -74,7 +74,16 @@ build_id_of(const struct build *b, const struct mapping *m,
 		*size = m->build_id_size;
 		return;
 	}
-	buildids_find(b->in->bids, m->path, size, id);
+	if (!buildids_find(b->in->bids, m->path, size, id) &&
+	    strcmp(m->path, "[kernel.kallsyms]") == 0) {
+		const struct perf_build_id *k =
+			perfdata_kernel_build_id(b->in->bids->hi);
+
+		if (k != NULL) {
+			*id = k->id;
+			*size = k->size;
+		}
+	}
 }
 
 static uint64_t
@@ -115,6 +124,14 @@ map_index(struct build *b, const struct mapping *m, bool kernel,
 	if (!kernel && m->pid >= 0 && mapkind_is_own(mapping_kind(m->path)))
 		k.pid = real_id(b->in, m->pid);
 	build_id_of(b, m, &k.build_id, &k.build_id_size);
+	if (kernel) {
+		const struct perf_build_id *kb =
+			perfdata_kernel_build_id(b->in->bids->hi);
+
+		if (kb != NULL &&
+		    strcmp(kb->filename, "[kernel.kallsyms]") != 0)
+			k.dso = kb->filename;
+	}
 	h = map_hash(&k);
 	if (hashtab_reserve(&b->by_content, ss->nmaps + 1) < 0)
 		return -1;
@@ -417,6 +434,9 @@ symstacks_build(const struct symstacks_in *in, struct stack_entry **e,
 		if (sc[0] != '\0' &&
 		    strcmp(sc, addrspace_comm_of(in->as, pid, pid)) != 0)
 			s->comm = sc;
+		/* the thread's name when the samples were taken */
+		if (tid >= 0)
+			s->comm = aggregate_comm(in->ag, e[i]->ctx);
 		s->count = e[i]->count;
 		s->ev = e[i]->ev;
 		s->period = stacktab_period(in->tab, e[i]);

@@ -32,6 +32,10 @@
 struct ss_mapping {
 	uint64_t start, end, pgoff;
 	const char *path;		/* the mapping's, as recorded */
+	const char *dso;		/* the file perf script names,
+					   when not PATH: the kernel's
+					   vmlinux path that its build ID
+					   was recorded under; else NULL */
 	const uint8_t *build_id;	/* NULL if none */
 	uint8_t build_id_size;
 	bool kernel;			/* the kernel's text */

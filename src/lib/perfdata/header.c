@@ -534,7 +534,7 @@ read_file_header(struct perfdata *pd, struct p2g_error *err)
 		pd->cur->data_end = UINT64_MAX;
 		perfdata_warnf(pd, 48, "data size is 0 (perf did not finish "
 			       "the file); reading the records that are "
-			       "there");
+			       "there, without the feature sections");
 	} else if (pd->f.data_size > input_size(pd->in) - pd->f.data_offset) {
 		return p2g_fail(err, P2G_INVALID, 48,
 				"data section (0x%llx bytes at 0x%llx) runs "
@@ -546,8 +546,12 @@ read_file_header(struct perfdata *pd, struct p2g_error *err)
 		pd->cur->data_end = pd->f.data_offset + pd->f.data_size;
 	}
 
-	if (read_attrs(pd, attrs_off, attrs_size, err) < 0 ||
-	    read_features(pd, flags, err) < 0)
+	if (read_attrs(pd, attrs_off, attrs_size, err) < 0)
+		return -1;
+	/* perf sets the feature bits when it starts but writes their table
+	 * after the data only when it finishes: in a file it did not
+	 * finish, the table's place holds samples, not sections. */
+	if (pd->f.data_size != 0 && read_features(pd, flags, err) < 0)
 		return -1;
 	return input_seek(pd->in, pd->f.data_offset, err);
 }

@@ -121,6 +121,7 @@
 #define PERF_RECORD_MISC_SWITCH_OUT	(1 << 13)
 #define PERF_RECORD_MISC_MMAP_BUILD_ID	(1 << 14)
 #define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
+#define PERF_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15)
 
 /* Callchain context markers: values at or above this are not addresses. */
 #define PERF_CONTEXT_MAX		((uint64_t)-4095)

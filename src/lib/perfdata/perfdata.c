@@ -736,6 +736,14 @@ perfdata_next_in_file(struct perfdata *pd, struct perf_record *rec,
 				pd->counts.lost +=
 					load64(p + 16, pd->f.big_endian);
 			break;
+		case PERF_RECORD_LOST_SAMPLES:
+			/* as perf report counts them: not those a BPF
+			 * filter dropped on purpose */
+			if (size >= 16 &&
+			    !(rec->misc & PERF_RECORD_MISC_LOST_SAMPLES_BPF))
+				pd->counts.lost_samples +=
+					load64(p + 8, pd->f.big_endian);
+			break;
 		default:
 			break;
 		}
@@ -796,6 +804,29 @@ const struct perfdata_format *
 perfdata_format(const struct perfdata *pd)
 {
 	return &pd->f;
+}
+
+const struct perf_build_id *
+perfdata_kernel_build_id(const struct perf_header_info *hi)
+{
+	const struct perf_build_id *vmlinux = NULL;
+	const char *base;
+	size_t i;
+
+	for (i = 0; hi != NULL && i < hi->nr_build_ids; i++) {
+		const struct perf_build_id *b = &hi->build_ids[i];
+
+		if (b->size == 0)
+			continue;
+		if (strcmp(b->filename, "[kernel.kallsyms]") == 0)
+			return b;
+		base = strrchr(b->filename, '/');
+		base = base != NULL ? base + 1 : b->filename;
+		if (vmlinux == NULL && b->pid == -1 &&
+		    strncmp(base, "vmlinux", 7) == 0)
+			vmlinux = b;
+	}
+	return vmlinux;
 }
 
 const struct perf_header_info *

@@ -73,6 +73,8 @@ struct perfdata_counts {
 	uint64_t by_type[128];	/* types >= 128 are counted in by_type[0] */
 	uint64_t unknown_id;	/* samples whose id matches no attr */
 	uint64_t lost;		/* events the kernel reported lost */
+	uint64_t lost_samples;	/* samples it reported lost (perf
+				   report's "Total Lost Samples") */
 };
 
 /* Hears a problem that does not stop the reading, at OFFSET of PART: ""
@@ -208,6 +210,14 @@ const struct perfdata_format *perfdata_format(const struct perfdata *pd);
 
 /* What PD's feature sections say. */
 const struct perf_header_info *perfdata_header(const struct perfdata *pd);
+
+/* The build-id table's entry of the kernel's text: the one perf names
+ * "[kernel.kallsyms]", else (perf 4.x, when it found a vmlinux at
+ * record time) one of the host (pid -1) with a vmlinux path, such as
+ * /lib/modules/RELEASE/build/vmlinux; NULL if there is none with a
+ * size.  HI may be NULL. */
+const struct perf_build_id *
+perfdata_kernel_build_id(const struct perf_header_info *hi);
 
 /* The counts of the records read so far. */
 const struct perfdata_counts *perfdata_counts(const struct perfdata *pd);

@@ -47,6 +47,7 @@ struct conv {
 	struct unwinder *uw;	/* for the current input; NULL: no
 				   unwinding */
 	uint64_t *uframes;	/* max_unwind unwound user frames */
+	char name[16];		/* ":TID", a thread not named yet */
 	/* The spaces of the two processes sampled last, the latest first
 	 * (the CPUs' samples come interleaved), kept until a record that
 	 * may change spaces comes; nspaces of them are set. */
@@ -163,6 +164,10 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 	case UNWIND_NONE: return 0;
 	case UNWIND_DONE: st->dwarf_done++; break;
 	case UNWIND_PARTIAL: st->dwarf_partial++; break;
+	case UNWIND_COPY_END:
+		st->dwarf_partial++;
+		st->dwarf_copy_end++;
+		break;
 	case UNWIND_NO_BINARY: st->dwarf_no_binary++; break;
 	case UNWIND_UNSUPPORTED: st->dwarf_unsupported++; break;
 	}
@@ -175,9 +180,9 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 		if (addrspace_is_kernel(cv->as, f[k]))
 			f[keep++] = f[k];
 	for (k = 0; k < nu; k++) {
-		/* Zeros are dropped, as from callchains: a profile cannot
-		 * hold PC 0. */
-		if (cv->uframes[k] == 0) {
+		/* Zeros are dropped, as from callchains, where a profile
+		 * cannot hold PC 0 (gperftools). */
+		if (cv->uframes[k] == 0 && !cv->co.keep_zero) {
 			cv->cc.zero_frames++;
 			continue;
 		}
@@ -192,6 +197,35 @@ unwind_user(struct conv *cv, const struct perf_record *rec,
 	return 0;
 }
 
+/*
+ * The name of thread TID of space SID as perf names it now
+ * (tools/perf/util/thread.c, thread__new(), and its idle thread): its
+ * COMM, "swapper" for the idle task, ":TID" until it is named, and for
+ * good when it never is (aggregate_namer).
+ */
+static const char *
+name_thread(void *ctx, uint32_t sid, int32_t tid, uint32_t *era)
+{
+	struct conv *cv = ctx;
+	const char *comm;
+	int32_t real;
+
+	/* an off-CPU stack's thread carries a flag (offcpu.h) */
+	if (tid >= 0)
+		tid &= ~OFFCPU_PREEMPTED;
+	comm = addrspace_thread_name(cv->as, tid, era);
+	if (comm != NULL)
+		return comm;
+	real = tid >= 0 ? (int32_t)((uint32_t)tid &
+				    ((1U << CONVERT_PID_BITS) - 1))
+			: tid;
+	if (real == 0 && addrspace_space_pid(cv->as, sid) ==
+				 ns(cv, 0))
+		return "swapper";
+	snprintf(cv->name, sizeof(cv->name), ":%d", (int)real);
+	return cv->name;
+}
+
 /* A sample. */
 static int
 on_sample(struct conv *cv, const struct perf_record *rec,
@@ -202,7 +236,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 	struct perf_sample full;
 	const struct perf_sample *s = &full;
 	struct offcpu_switch sw;
-	uint64_t n, nraw, umark, *f;
+	uint64_t n, nraw, umark, *f, zeros;
 	uint32_t sid;
 	size_t k;
 
@@ -249,6 +283,7 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		return 0;
 	}
 
+	zeros = cv->cc.zero_frames;
 	f = aggregate_frames(cv->ag, s->callchain_nr + cv->max_unwind + 1 +
 					     s->branch_nr);
 	if (f == NULL)
@@ -275,11 +310,17 @@ on_sample(struct conv *cv, const struct perf_record *rec,
 		if (n > 0)
 			nraw = n;
 	}
-	/* No address in the callchain: the sample's ip, as perf shows it. */
-	if (nraw == 0 && s->ip != 0 && keep_frame(cv, s->ip))
+	/* No address in the callchain: the sample's ip, as perf shows it
+	 * (0 too, which perf counts as [unknown], where a profile can hold
+	 * it). */
+	if (nraw == 0 && (s->ip != 0 || cv->co.keep_zero) &&
+	    keep_frame(cv, s->ip))
 		f[n++] = s->ip;
 	if (n == 0) {
-		st->samples_empty++;
+		if (cv->cc.zero_frames != zeros || (nraw == 0 && s->ip == 0))
+			st->samples_zero++;
+		else
+			st->samples_empty++;
 		return 0;
 	}
 	if (n > STACKTAB_MAX_PCS) {
@@ -516,6 +557,7 @@ conv_init(struct conv *cv, const struct perfdata *first,
 				       o->format != CONVERT_FORMAT_GPERFTOOLS);
 	if (cv->as == NULL || cv->uframes == NULL || cv->ag == NULL)
 		return -1;
+	aggregate_set_namer(cv->ag, name_thread, cv);
 	cv->kt = addrspace_kernel_text(cv->as);
 	if (o->off_cpu && (cv->oc = offcpu_new(o->off_cpu_blocked)) == NULL)
 		return -1;
@@ -576,6 +618,7 @@ convert_input(struct conv *cv, struct perfdata *pd, size_t k,
 		return -1;
 	st->records += perfdata_counts(pd)->records;
 	st->lost += perfdata_counts(pd)->lost;
+	st->lost_samples += perfdata_counts(pd)->lost_samples;
 	st->unknown_id += perfdata_counts(pd)->unknown_id;
 	return 0;
 }

@@ -133,11 +133,14 @@ struct convert_stats {
 	uint64_t samples_filtered;	/* dropped by --pid/--tid/--comm */
 	uint64_t samples_used;		/* in the profiles */
 	uint64_t samples_empty;		/* no usable frame at all */
+	uint64_t samples_zero;		/* only address-0 frames, which a
+					   gperftools profile cannot hold */
 	uint64_t zero_frames;		/* address-0 frames dropped */
 	uint64_t markers;		/* context markers removed */
 	uint64_t kernel_frames;
 	uint64_t frames_dropped;	/* by --user-only / --kernel-only */
 	uint64_t lost;			/* events the kernel lost */
+	uint64_t lost_samples;		/* samples the kernel lost */
 	uint64_t late;			/* records used out of time order
 					   (order.h) */
 	uint64_t unknown_id;		/* samples matching no event */
@@ -155,13 +158,14 @@ struct convert_stats {
 	uint64_t period_us;
 	bool period_guessed;		/* the event gave no time period */
 	const struct perf_attr *event;	/* the event converted */
-	size_t nr_sampling_events;
+	size_t nr_sampling_events;	/* events with samples */
 	bool dwarf_recording;	/* recorded with --call-graph dwarf */
 	bool dwarf_unwound;	/* and the user stacks were unwound */
 	bool dwarf_arch_unsupported;	/* of a machine we cannot unwind */
 	uint64_t dwarf_samples;		/* with user registers and stack */
 	uint64_t dwarf_done;		/* unwound to the end or the cap */
 	uint64_t dwarf_partial;		/* unwinding stopped partway */
+	uint64_t dwarf_copy_end;	/* of which at the stack copy's end */
 	uint64_t dwarf_no_binary;	/* no binary: leaf (+ callchain) */
 	uint64_t dwarf_unsupported;	/* registers of another ABI */
 	uint64_t frames_capped;		/* stacks cut at max_stack */
@@ -199,6 +203,7 @@ struct convert_result {
 	uint64_t fixup_copies;
 	bool fixup_converged;
 	bool perl_strips;
+	size_t space_paths;	/* maps paths Go pprof cuts at a space */
 };
 
 /* Receives each profile; returns 0, or -1 with ERR set to stop. */

@@ -11,6 +11,7 @@
 #include "fixup.h"
 #include "layout.h"
 #include "perf_abi.h"
+#include "profcheck.h"
 #include "profiles.h"
 #include "split.h"
 #include "symbols.h"
@@ -214,6 +215,7 @@ emit(struct prof *pf, struct stack_entry **e, size_t n,
 		if (extra[i] > 0 && profile_repeat_leaf(&out, i, extra[i]) < 0)
 			goto nomem;
 	r->perl_strips = fixup_perl_strips(&out);
+	r->space_paths = profcheck_space_paths(out.maps);
 	r->profile = &out;
 	ret = sink(ctx, r, err);
 	goto out;
@@ -573,9 +575,12 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 		return p2g_fail(err, P2G_NOMEM, P2G_NO_OFFSET,
 				"out of memory");
 	}
+	/* Events that sample but have no sample, as perf's tracking
+	 * event dummy:HG of perf record -a, leave no choice to make. */
 	for (i = 0; i < in->first.nattrs; i++)
 		st->nr_sampling_events +=
-			in->first.attrs[i]->sample_period != 0;
+			in->first.attrs[i]->sample_period != 0 &&
+			deliveries_samples(in->dl, (uint32_t)i) > 0;
 	if (pick_event(&pf, &ev, err) < 0)
 		goto out;
 	event = in->first.attrs[ev];
@@ -635,6 +640,9 @@ profiles_make(const struct profiles_in *in, convert_sink sink,
 		so.nbinaries = in->o->nbinaries;
 		so.vmlinux = in->o->vmlinux;
 		so.kallsyms = in->o->kallsyms;
+		so.check_host = true;
+		so.hostname = in->first.header->hostname;
+		so.osrelease = in->first.header->osrelease;
 		so.fetch = in->o->fetch;
 		so.missing = in->o->missing;
 		so.missing_ctx = in->o->progress_ctx;

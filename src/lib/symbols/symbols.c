@@ -97,13 +97,17 @@ struct symbols {
 	const char *kernel_why;
 	char *kernel_source;	/* the file the kernel's symbols came from */
 	/* the strings of o, copied */
-	char *symfs, *home, *vmlinux, *kallsyms;
+	char *symfs, *home, *vmlinux, *kallsyms, *hostname, *osrelease;
 	char **binaries;
 };
 
 static const char why_not_found[] = "not found";
 static const char why_differs[] = "build ID differs";
 static const char why_no_kernel[] = "kernel build ID not known yet";
+static const char why_no_kernel_bid[] =
+	"no vmlinux or kallsyms with the recorded build ID";
+static const char why_other_host[] =
+	"recorded on another machine or kernel, with no kernel build ID";
 static const char why_no_symbols[] = "no symbols";
 
 struct symbols *
@@ -127,6 +131,8 @@ symbols_new(const struct sym_opts *o)
 	COPY(home);
 	COPY(vmlinux);
 	COPY(kallsyms);
+	COPY(hostname);
+	COPY(osrelease);
 #undef COPY
 	s->o.binaries = NULL;
 	s->o.nbinaries = 0;
@@ -200,6 +206,8 @@ symbols_free(struct symbols *s)
 	free(s->home);
 	free(s->vmlinux);
 	free(s->kallsyms);
+	free(s->hostname);
+	free(s->osrelease);
 	for (i = 0; s->binaries != NULL && i < s->o.nbinaries; i++)
 		free(s->binaries[i]);
 	free(s->binaries);
@@ -533,6 +541,21 @@ vmlinux_symbol(const struct symtab *t, const char *name, uint64_t *addr)
 	return false;
 }
 
+/* Whether the recording, which has no kernel build ID, was made on this
+ * machine's running kernel: its host name and release are this
+ * machine's (or S does not check them). */
+static bool
+running_kernel_here(const struct symbols *s)
+{
+	struct utsname u;
+
+	if (!s->o.check_host)
+		return true;
+	return s->o.hostname != NULL && s->o.osrelease != NULL &&
+	       uname(&u) == 0 && strcmp(u.nodename, s->o.hostname) == 0 &&
+	       strcmp(u.release, s->o.osrelease) == 0;
+}
+
 /* The kernel's symbols came from PATH.  0, or -1 when out of memory. */
 static int
 kernel_from(struct symbols *s, const char *path)
@@ -685,11 +708,21 @@ load_kernel(struct symbols *s, const struct sym_dso *d)
 						 hex)) != 0)
 				return r < 0 ? -1 : 0;
 	}
-	if (bid == NULL || running_kernel_is(bid, s->kernel_nbid)) {
+	if (bid != NULL ? running_kernel_is(bid, s->kernel_nbid)
+			: running_kernel_here(s)) {
 		r = kallsyms_read("/proc/kallsyms", &s->kernel);
 		if (r > 0)
 			return kernel_from(s, "/proc/kallsyms");
 		symtab_free(&s->kernel);
+	} else if (s->o.missing != NULL) {
+		/* said once: the kernel's frames and its modules' stay
+		 * unnamed, as perf leaves them ([unknown]) */
+		if (bid == NULL)
+			s->kernel_why = why_other_host;
+		else if (s->kernel_why != why_differs)
+			s->kernel_why = why_no_kernel_bid;
+		s->o.missing(s->o.missing_ctx, "[kernel.kallsyms]",
+			     s->kernel_why);
 	}
 	return 0;
 }

@@ -69,6 +69,11 @@ struct sym_opts {
 	 * name, and is not remembered as such). */
 	const uint8_t *kernel_build_id;
 	size_t kernel_build_id_size;
+	/* With CHECK_HOST, a recording without a kernel build ID has its
+	 * kernel named by /proc/kallsyms only if HOSTNAME and OSRELEASE
+	 * (the recording's, NULL when not known) are this machine's. */
+	bool check_host;
+	const char *hostname, *osrelease;
 };
 
 struct symbols;
