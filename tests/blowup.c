@@ -351,11 +351,8 @@ main(int argc, char **argv)
 		put64(&out, feat.len);
 		put(&out, feat.p, feat.len);
 	}
-	if (fwrite(out.p, 1, out.len, stdout) != out.len ||
-	    fflush(stdout) != 0) {
-		perror("blowup: standard output");
+	if (put_stdout(&out, "blowup") != 0)
 		return 2;
-	}
 	free(out.p);
 	free(data.p);
 	free(feat.p);

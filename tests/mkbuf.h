@@ -2,8 +2,8 @@
 /*
  * A growing byte buffer with little-endian integers, and \xHH escapes
  * read back: the helpers of the test tools that write binary inputs
- * (tests/blowup.c, tests/mkelf.c, tests/mkdata.c).  They exit with status 2 when out of
- * memory.
+ * (tests/blowup.c, tests/mkelf.c, tests/mkdata.c).  They exit with
+ * status 2 when out of memory.
  */
 #ifndef P2G_TESTS_MKBUF_H
 #define P2G_TESTS_MKBUF_H
@@ -89,6 +89,18 @@ unescape(char *out, const char *s)
 		}
 	}
 	*out = '\0';
+}
+
+/* Write B to standard output: 0, or 2 (said on stderr, naming PROG). */
+static inline int
+put_stdout(const struct buf *b, const char *prog)
+{
+	if (fwrite(b->p, 1, b->len, stdout) != b->len || fflush(stdout) != 0) {
+		fprintf(stderr, "%s: standard output: ", prog);
+		perror(NULL);
+		return 2;
+	}
+	return 0;
 }
 
 #endif

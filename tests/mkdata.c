@@ -148,11 +148,8 @@ main(void)
 		put64(&out, feat.len);
 		put(&out, feat.p, feat.len);
 	}
-	if (fwrite(out.p, 1, out.len, stdout) != out.len ||
-	    fflush(stdout) != 0) {
-		perror("mkdata: standard output");
+	if (put_stdout(&out, "mkdata") != 0)
 		return 2;
-	}
 	free(out.p);
 	free(data.p);
 	free(feat.p);

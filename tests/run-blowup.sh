@@ -79,16 +79,6 @@ mem_limited() {
 	fi
 }
 
-# Run a command with at most $1 CPU seconds when the limits are on.
-cpu_limited() {
-	_cl_secs=$1
-	shift
-	if $limits; then
-		(ulimit -t "$_cl_secs" && exec "$@")
-	else
-		"$@"
-	fi
-}
 
 # The lines of the maps text of profile $1 that match $2 (the text is
 # read from the file as it is: gperfcheck --dump of large profiles takes

@@ -43,16 +43,6 @@ limits=true
 grep -q '^P2G_SAN_CFLAGS = .*sanitize' "$top_builddir/Makefile" 2>/dev/null &&
 	limits=false
 
-# Run a command with at most $1 CPU seconds when the limits are on.
-cpu_limited() {
-	_cl_secs=$1
-	shift
-	if $limits; then
-		(ulimit -t "$_cl_secs" && exec "$@")
-	else
-		"$@"
-	fi
-}
 
 # The CRC-32 of file $1, as .gnu_debuglink holds it: gzip's trailer.
 crc32() {

@@ -230,6 +230,20 @@ have() {
 	done
 }
 
+# cpu_limited SECS CMD...: CMD with at most SECS seconds of CPU time
+# when the test has set limits=true (it leaves them off under a wrapper
+# or the sanitizers, which are slower).
+limits=false
+cpu_limited() {
+	_cl_secs=$1
+	shift
+	if $limits; then
+		(ulimit -t "$_cl_secs" && exec "$@")
+	else
+		"$@"
+	fi
+}
+
 # What follows needs the live tier: in make check, end the test here.
 live_rest() {
 	live && return 0
