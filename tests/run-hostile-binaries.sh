@@ -19,6 +19,10 @@
 #    arguments refer back to those before, doubling the name every
 #    other level (to gigabytes: 10 s and more each, and the memory);
 #    names are demangled to 4096 bytes at most, ending in "...";
+#  - demangling only what is shown: 100000 C++ names of 160 bytes, each
+#    demangling to 5 KB (an 18 MB ELF), one of them sampled: every name
+#    was demangled as the file was read (1.5 s, 430 MB); the sampled one
+#    is demangled alone, within 200 MB of address space;
 #  - a DWARF work budget per file: one function with a million one-byte
 #    child DIEs (a 1 MB ELF) and 1000 addresses sampled in it, into
 #    pprof (with its lines): each lookup walked every DIE (35 s); the
@@ -119,31 +123,33 @@ fi
 grep -q '^alias;g*\.\.\. 1$' alias.folded ||
 	fail "the shared name: $(cut -c 1-100 alias.folded)"
 
-# bomb LEVELS: the mangled name of f<P<a, a>, ...> with LEVELS levels
-bomb() {
-	awk -v levels="$1" '
-	function ref(i,   n, s, d) {
-		if (i == 0)
-			return "S_"
+# "sym" lines for N functions f0, f1, ... at ADDR, ADDR + 16, ...:
+# mangled names of fK<P<a, P>, fK<a, a>, ...> with LEVELS levels of
+# template arguments that refer back to those before, doubling the name
+# every other level
+bombs() {
+	awk -v levels="$1" -v n="$2" -v addr="$3" '
+	function ref(i,   k, s, d) {
 		d = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		n = i - 1
+		k = i - 1
 		s = ""
 		do {
-			s = substr(d, n % 36 + 1, 1) s
-			n = int(n / 36)
-		} while (n > 0)
+			s = substr(d, k % 36 + 1, 1) s
+			k = int(k / 36)
+		} while (k > 0)
 		return "S" s "_"
 	}
 	BEGIN {
-		name = "_Z1fI1PI1aS0_E"
 		for (i = 0; i < levels; i++)
-			name = name "S_I" ref(i + 2) ref(i + 2) "E"
-		print name "Evv"
+			tail = tail "S_I" ref(i + 2) ref(i + 2) "E"
+		for (k = 0; k < n; k++)
+			printf "sym _Z%d%sI1PI1aS0_E%sEvv 0x%x 16\n",
+				length("f" k), "f" k, tail, addr + 16 * k
 	}'
 }
 {
 	for k in 52 53 54 55; do
-		printf 'sym %s 0x%x 16\n' "$(bomb $k)" $((0x400100 + 16 * (k - 52)))
+		bombs $k 1 $((0x400100 + 16 * (k - 52)))
 	done
 } | "$MKELF" bombs
 printf 'comm 100 bomb\nmmap 100 0x400000 0x1000 0 %s/bombs\nsample 100 0x400104\n' \
@@ -155,10 +161,30 @@ else
 	check_exit 0 "$PERF2GPERF" -f folded bomb.data bomb.folded
 fi
 # demangled and cut (or, built without libiberty, as mangled)
-awk '(/^bomb;f<P<a, P>, f<a, a>, / && /\.\.\. 1$/ &&
-	length($0) <= 4096 + 20) || /^bomb;_Z1fI1PI1aS0_E/ { ok++ }
+awk '(/^bomb;f0<P<a, P>, f0<a, a>, / && /\.\.\. 1$/ &&
+	length($0) <= 4096 + 20) || /^bomb;_Z2f0I1PI1aS0_E/ { ok++ }
 	END { exit !(ok == 1 && NR == 1) }' bomb.folded ||
 	fail "the bomb's name: $(cut -c 1-200 bomb.folded)"
+
+# 100000 (2000 under a wrapper or the sanitizers) names of 160 bytes
+# that demangle to 5 KB each: f0<P<a, P>, f0<a, a>, ...
+n=100000
+$limits || n=2000
+bombs 14 $n $((0x400100)) | "$MKELF" mangled
+printf 'comm 100 many\nmmap 100 0x400000 0x2000000 0 %s/mangled\nsample 100 %d\n' \
+	"$test_dir" $((0x400100 + 16 * 7 + 4)) | "$MKDATA" > mangled.data
+for f in folded pprof; do
+	if $limits; then
+		check_exit 0 sh -c 'ulimit -v 200000 && ulimit -t 10 &&
+			exec "$@"' sh "$PERF2GPERF" -f $f mangled.data \
+			mangled.$f
+	else
+		check_exit 0 "$PERF2GPERF" -f $f mangled.data mangled.$f
+	fi
+done
+awk '(/^many;f7<P<a, P>, f7<a, a>, / && /\.\.\. 1$/) ||
+	/^many;_Z2f7I1PI1aS0_E/ { ok++ } END { exit !(ok == 1 && NR == 1) }' \
+	mangled.folded || fail "the sampled name: $(cut -c 1-200 mangled.folded)"
 
 # DWARF: a smaller function under a wrapper
 dies=1000000

@@ -1,8 +1,8 @@
 // symcxx.cc - C++ functions whose names perf demangles, for
 // tests/run-symbols.sh (built there with g++ -O2
 // -fno-omit-frame-pointer): a namespace's class's static and member
-// functions, a function template, an operator and an anonymous
-// namespace's function.
+// functions, a function template, an operator, an anonymous
+// namespace's function and a C alias of a C++ function.
 #include <cstdio>
 #include <cstdlib>
 
@@ -46,6 +46,12 @@ K K::operator+(const K &o) const
 	return K{x};
 }
 }
+
+// A C name at spin's address: perf keeps one of the two, comparing the
+// demangled name (longer: kept) with this one; the mangled name would
+// lose (a leading underscore).
+extern "C" unsigned long kspin(unsigned long n)
+	__attribute__((alias("_ZN2ns1K4spinEm")));
 
 namespace {
 __attribute__((noinline)) unsigned long hidden(unsigned long n)

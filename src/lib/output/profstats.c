@@ -428,6 +428,9 @@ struct nearby {
 	const char **close;
 	size_t *dist;
 	size_t max, n;
+	bool copy;		/* names live during their call only: the
+				   close ones are copied, */
+	bool owned[PROFSTATS_CLOSE_MAX];	/* these */
 };
 
 /* symbolizer_each_name() callback: NAME against the one wanted. */
@@ -437,6 +440,7 @@ consider(void *ctx, const char *name)
 	struct nearby *nb = ctx;
 	const char *key = nb->base ? base_name(name) : name;
 	const char *at = nb->base || !*key ? NULL : strchr(key + 1, '@');
+	char *copy = NULL;
 	size_t d, k, i;
 
 	if (strcmp(key, nb->want) == 0) {
@@ -465,14 +469,20 @@ consider(void *ctx, const char *name)
 		;
 	if (k == nb->max)
 		return 0;
+	if (nb->copy && (copy = strdup(key)) == NULL)
+		return -1;
 	if (nb->n < nb->max)
 		nb->n++;
+	else if (nb->owned[nb->n - 1])
+		free((char *)nb->close[nb->n - 1]);
 	for (i = nb->n - 1; i > k; i--) {
 		nb->close[i] = nb->close[i - 1];
 		nb->dist[i] = nb->dist[i - 1];
+		nb->owned[i] = nb->owned[i - 1];
 	}
-	nb->close[k] = key;
+	nb->close[k] = copy != NULL ? copy : key;
 	nb->dist[k] = d;
+	nb->owned[k] = copy != NULL;
 	return 0;
 }
 
@@ -497,9 +507,19 @@ profstats_known(const struct profstats *s, bool mapping, const char *name,
 	nb.max = max < PROFSTATS_CLOSE_MAX ? max : PROFSTATS_CLOSE_MAX;
 	for (i = 0; i < n && !nb.found; i++)
 		consider(&nb, v[i].name);
+	nb.copy = !mapping;
 	if (!nb.found && s->sy != NULL)
 		r = symbolizer_each_name(s->sy, mapping, consider, &nb);
-	*nclose = nb.found ? 0 : nb.n;
+	/* the names copied live as long as the symbolizer */
+	for (i = 0; i < nb.n; i++) {
+		if (!nb.owned[i])
+			continue;
+		if (r < 0 || nb.found)
+			free((char *)nb.close[i]);
+		else if (symbolizer_keep(s->sy, (char *)nb.close[i]) < 0)
+			r = -1;
+	}
+	*nclose = nb.found || r < 0 ? 0 : nb.n;
 	if (r < 0)
 		return -1;
 	return nb.found ? 1 : 0;

@@ -25,6 +25,8 @@ struct symbolizer {
 	size_t nmaps, cap_maps;
 	struct firstrange ranges;	/* the first map at each address */
 	bool *first_of_path;		/* map i is its file's first */
+	char **kept;			/* symbolizer_keep()'s names */
+	size_t nkept, cap_kept;
 };
 
 /* A build ID in hex at P (up to its end or a space) into M; false if
@@ -208,8 +210,28 @@ symbolizer_free(struct symbolizer *s)
 	free(s->maps);
 	firstrange_free(&s->ranges);
 	free(s->first_of_path);
+	for (i = 0; i < s->nkept; i++)
+		free(s->kept[i]);
+	free(s->kept);
 	symbols_free(s->sym);
 	free(s);
+}
+
+int
+symbolizer_keep(struct symbolizer *s, char *name)
+{
+	if (s->nkept == s->cap_kept) {
+		char **v = grow(s->kept, &s->cap_kept, s->nkept + 1,
+				sizeof(*v), 8);
+
+		if (v == NULL) {
+			free(name);
+			return -1;
+		}
+		s->kept = v;
+	}
+	s->kept[s->nkept++] = name;
+	return 0;
 }
 
 bool

@@ -42,9 +42,15 @@ const char *symbolizer_lookup(struct symbolizer *s, uint64_t addr,
  * Call FN(CTX, NAME) for each symbol of each file the maps text names
  * (each path once), then, with PATHS, for each of those paths instead,
  * until FN returns nonzero.  Returns what FN last returned, or -1 when
- * out of memory.  NAME lives as long as S.
+ * out of memory.  A symbol's NAME is valid during its call only (each is
+ * demangled then, not kept: symbolizer_keep() keeps one); a path lives
+ * as long as S.
  */
 int symbolizer_each_name(struct symbolizer *s, bool paths,
 			 int (*fn)(void *ctx, const char *name), void *ctx);
+
+/* Make NAME (malloc'd) S's, to live as long as S.  0, or -1 when out of
+ * memory (NAME is then freed). */
+int symbolizer_keep(struct symbolizer *s, char *name);
 
 #endif

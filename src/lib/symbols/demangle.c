@@ -3,18 +3,18 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "demangle.h"
 
 #ifdef HAVE_LIBIBERTY
 #include <libiberty/demangle.h>
 #include <setjmp.h>
-#include <stdlib.h>
-#include <string.h>
 
 /* The name being demangled, and where to go once it is too long. */
 struct out {
-	char buf[DEMANGLE_MAX + 4];
+	char buf[DEMANGLE_BUF];
 	size_t len;
 	jmp_buf full;
 };
@@ -37,21 +37,21 @@ out_put(const char *s, size_t n, void *ctx)
 	o->len += n;
 }
 
-char *
-demangle_name(const char *name)
+size_t
+demangle_into(const char *name, char *buf)
 {
 	struct out *o;
-	char *r = NULL;
+	size_t len = 0;
 	int ok;
 
 	/* only names the C++ ABI mangles (as perf's Rust names are too):
 	 * never a C name that a D or Ada demangler would read */
 	if (name[0] != '_' || name[1] != 'Z')
-		return NULL;
+		return 0;
 	/* on the heap: its contents survive the longjmp() */
 	o = malloc(sizeof(*o));
 	if (o == NULL)
-		return NULL;
+		return 0;
 	o->len = 0;
 	if (setjmp(o->full) == 0) {
 		/* cplus_demangle()'s order: a legacy Rust name, then the
@@ -70,15 +70,13 @@ demangle_name(const char *name)
 		o->len += 3;
 		ok = 1;
 	}
-	if (ok) {
-		r = malloc(o->len + 1);
-		if (r != NULL) {
-			memcpy(r, o->buf, o->len);
-			r[o->len] = '\0';
-		}
+	if (ok && o->len > 0) {
+		memcpy(buf, o->buf, o->len);
+		buf[o->len] = '\0';
+		len = o->len;
 	}
 	free(o);
-	return r;
+	return len;
 }
 
 bool
@@ -87,11 +85,12 @@ demangle_available(void)
 	return true;
 }
 #else
-char *
-demangle_name(const char *name)
+size_t
+demangle_into(const char *name, char *buf)
 {
 	(void)name;
-	return NULL;
+	(void)buf;
+	return 0;
 }
 
 bool
@@ -100,3 +99,16 @@ demangle_available(void)
 	return false;
 }
 #endif
+
+char *
+demangle_name(const char *name)
+{
+	char buf[DEMANGLE_BUF];
+	size_t len = demangle_into(name, buf);
+	char *r;
+
+	if (len == 0 || (r = malloc(len + 1)) == NULL)
+		return NULL;
+	memcpy(r, buf, len + 1);
+	return r;
+}

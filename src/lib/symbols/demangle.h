@@ -15,9 +15,18 @@
 #define P2G_DEMANGLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The most bytes of a demangled name, before its "...". */
 #define DEMANGLE_MAX 4096
+
+/* Room for a demangled name, its "..." and its NUL. */
+#define DEMANGLE_BUF (DEMANGLE_MAX + 4)
+
+/* NAME demangled into BUF (NUL-ended); its length, or 0 when NAME is
+ * not a mangled name, demangling is not built in, or memory runs out
+ * (BUF is then as it was). */
+size_t demangle_into(const char *name, char *buf);
 
 /* The demangled NAME (malloc'd: the caller frees it), or NULL when NAME
  * is not a mangled name, demangling is not built in, or memory runs

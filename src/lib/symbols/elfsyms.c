@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demangle.h"
 #include "elfsyms.h"
 
 int
@@ -88,6 +87,29 @@ label_section(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
 	       (strstr(name, "text") != NULL || strstr(name, "data") != NULL);
 }
 
+/*
+ * Add a symbol named NAME to T.  A name in the string table STRS is
+ * pointed to there, the table copied into T once (*HAVE_BASE, at
+ * *BASE): many symbols may name one long string (or parts of it).
+ * 0, or -1 when out of memory.
+ */
+static int
+add_name(struct symtab *t, Elf_Data *strs, bool *have_base, size_t *base,
+	 uint64_t start, uint64_t size, int binding, int type,
+	 const char *name)
+{
+	const char *p = strs != NULL ? strs->d_buf : NULL;
+
+	if (p == NULL || name < p || name >= p + strs->d_size)
+		return symtab_add(t, start, size, binding, type, name,
+				  strlen(name));
+	if (!*have_base && symtab_add_block(t, p, strs->d_size, base) < 0)
+		return -1;
+	*have_base = true;
+	return symtab_add_ref(t, start, size, binding, type,
+			      *base + (size_t)(name - p));
+}
+
 long
 elfsyms_read(Elf *elf, bool dynsym, bool demangle, struct symtab *t)
 {
@@ -111,16 +133,15 @@ elfsyms_read(Elf *elf, bool dynsym, bool demangle, struct symtab *t)
 	d = elf_getdata(scn, NULL);
 	if (d == NULL)
 		return 0;
-	/* The names are pointed to in the string table, copied once: many
-	 * symbols may name one long string (or parts of it). */
 	strs = elf_getdata(elf_getscn(elf, sh.sh_link), NULL);
+	if (demangle)
+		t->show |= SYMTAB_DEMANGLE;
 	count = sh.sh_size / sh.sh_entsize;
 	for (i = 0; i < count && i <= INT32_MAX; i++) {
 		GElf_Sym sym;
 		GElf_Shdr ssh;
 		Elf_Scn *sscn;
 		const char *name;
-		char *dm;
 		int type, vis, r;
 		bool label;
 
@@ -154,27 +175,9 @@ elfsyms_read(Elf *elf, bool dynsym, bool demangle, struct symtab *t)
 		if (eh.e_machine == EM_ARM && type == STT_FUNC &&
 		    (sym.st_value & 1))
 			sym.st_value--;
-		dm = demangle ? demangle_name(name) : NULL;
-		if (dm == NULL && strs != NULL && strs->d_buf != NULL &&
-		    name >= (const char *)strs->d_buf &&
-		    name < (const char *)strs->d_buf + strs->d_size) {
-			if (!have_base &&
-			    symtab_add_block(t, strs->d_buf, strs->d_size,
-					     &base) < 0)
-				return -1;
-			have_base = true;
-			r = symtab_add_ref(t, sym.st_value, sym.st_size,
-					   GELF_ST_BIND(sym.st_info), type,
-					   base + (size_t)(name -
-						(const char *)strs->d_buf));
-		} else {
-			if (dm != NULL)
-				name = dm;
-			r = symtab_add(t, sym.st_value, sym.st_size,
-				       GELF_ST_BIND(sym.st_info), type, name,
-				       strlen(name));
-		}
-		free(dm);
+		r = add_name(t, strs, &have_base, &base, sym.st_value,
+			     sym.st_size, GELF_ST_BIND(sym.st_info), type,
+			     name);
 		if (r < 0)
 			return -1;
 		added++;
@@ -210,8 +213,9 @@ elfsyms_plt(Elf *elf, bool demangle, struct symtab *t)
 	GElf_Shdr rsh, psh, dsh;
 	GElf_Ehdr eh;
 	Elf_Scn *rscn, *dscn;
-	Elf_Data *rel, *syms;
-	size_t shstrndx, dndx, i, count;
+	Elf_Data *rel, *syms, *strs;
+	size_t shstrndx, dndx, i, count, base = 0;
+	bool have_base = false;
 	uint64_t head, entry, addr;
 	long added = 0;
 
@@ -254,6 +258,8 @@ elfsyms_plt(Elf *elf, bool demangle, struct symtab *t)
 	syms = elf_getdata(dscn, NULL);
 	if (rel == NULL || syms == NULL || entry == 0)
 		return 0;
+	strs = elf_getdata(elf_getscn(elf, dsh.sh_link), NULL);
+	t->show |= SYMTAB_PLT | (demangle ? SYMTAB_DEMANGLE : 0);
 	count = rsh.sh_size / rsh.sh_entsize;
 	addr = psh.sh_addr + head;
 	for (i = 0; i < count && i <= INT32_MAX; i++) {
@@ -261,8 +267,7 @@ elfsyms_plt(Elf *elf, bool demangle, struct symtab *t)
 		GElf_Rel r;
 		GElf_Sym sym;
 		const char *name = NULL;
-		char *dm = NULL, *full;
-		size_t symidx, len;
+		size_t symidx;
 		int ok;
 
 		if (rsh.sh_type == SHT_RELA) {
@@ -279,21 +284,8 @@ elfsyms_plt(Elf *elf, bool demangle, struct symtab *t)
 			name = elf_strptr(elf, dsh.sh_link, sym.st_name);
 		if (name == NULL)
 			name = "";
-		dm = demangle ? demangle_name(name) : NULL;
-		if (dm != NULL)
-			name = dm;
-		len = strlen(name);
-		full = malloc(len + sizeof("@plt"));
-		if (full == NULL) {
-			free(dm);
-			return -1;
-		}
-		memcpy(full, name, len);
-		memcpy(full + len, "@plt", sizeof("@plt"));
-		ok = symtab_add(t, addr, entry, STB_GLOBAL, STT_FUNC, full,
-				len + 4);
-		free(full);
-		free(dm);
+		ok = add_name(t, strs, &have_base, &base, addr, entry,
+			      STB_GLOBAL, STT_FUNC, name);
 		if (ok < 0)
 			return -1;
 		added++;

@@ -42,8 +42,9 @@ bool elfsyms_has_symtab(Elf *elf);
 
 /*
  * Add the symbols of ELF to T: its .symtab, or its .dynsym if it has no
- * .symtab and DYNSYM is true; C++ names demangled if DEMANGLE is true
- * (perf demangles user-space names, not the kernel's).  Returns how many
+ * .symtab and DYNSYM is true; C++ names shown demangled if DEMANGLE is
+ * true (perf demangles user-space names, not the kernel's): T shows them
+ * so (SYMTAB_DEMANGLE), each demangled when first shown.  Returns how many
  * were added, or -1 when out of memory.  A malformed table gives what
  * could be read.
  */
@@ -55,7 +56,8 @@ long elfsyms_read(Elf *elf, bool dynsym, bool demangle, struct symtab *t);
  * their order, each .plt entry after the first (the header), named
  * "NAME@plt" after the .dynsym symbol the relocation names (just "@plt"
  * for an IFUNC's relocation, which names none), C++ names demangled if
- * DEMANGLE.  The entry size is .plt's sh_entsize (ARM's, AArch64's and
+ * DEMANGLE: T holds the names and shows them so (SYMTAB_PLT and
+ * SYMTAB_DEMANGLE).  The entry size is .plt's sh_entsize (ARM's, AArch64's and
  * SPARC's are fixed).  Returns how many were added, or -1 when out of
  * memory.  Finish T as a SYMTAB_PERFMAP table: perf fixes none of them
  * up, and looks them up before the other symbols (see symbols.c).

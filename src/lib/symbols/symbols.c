@@ -807,10 +807,11 @@ frames_alloc(void *ctx, size_t n)
  * address in F's own terms. */
 static const char *
 find_symbol(struct symbols *s, struct sfile *f, const struct sym_dso *d,
-	    uint64_t addr, uint64_t *va)
+	    uint64_t addr, uint64_t *va, bool *nomem)
 {
 	const struct symtab_sym *sym;
-	const struct symtab *t = &f->syms;
+	struct symtab *t = &f->syms;
+	const char *name;
 
 	*va = addr;
 	switch (f->kind) {
@@ -836,8 +837,9 @@ find_symbol(struct symbols *s, struct sfile *f, const struct sym_dso *d,
 	/* perf's PLT entries overlap what a symbol before .plt may reach
 	 * with its end fixed up; perf's tree finds the entry first */
 	if (f->kind == FILE_ELF && (sym = symtab_find(&f->plt, *va)) != NULL)
-		return symtab_name(&f->plt, sym);
-	sym = symtab_find(t, *va);
+		t = &f->plt;
+	else
+		sym = symtab_find(t, *va);
 	if (sym == NULL)
 		return NULL;
 	if (t->kind == SYMTAB_KALLSYMS) {
@@ -849,7 +851,9 @@ find_symbol(struct symbols *s, struct sfile *f, const struct sym_dso *d,
 						     strcmp(m, f->module) != 0)
 			return NULL;
 	}
-	return symtab_name(t, sym);
+	name = symtab_show(t, sym);
+	*nomem = name == NULL;
+	return name;
 }
 
 int
@@ -863,6 +867,7 @@ symbols_lookup(struct symbols *s, const struct sym_dso *dso, uint64_t addr,
 	const char *name;
 	uint64_t h, va;
 	uint32_t i, fi;
+	bool nomem = false;
 	int n;
 
 	*out = NULL;
@@ -882,7 +887,9 @@ symbols_lookup(struct symbols *s, const struct sym_dso *dso, uint64_t addr,
 	if (!f->loaded)
 		return 0;	/* not known yet: not remembered */
 	c = content_of(s, f);
-	name = find_symbol(s, c, dso, addr, &va);
+	name = find_symbol(s, c, dso, addr, &va, &nomem);
+	if (nomem)
+		return -1;
 	n = 0;
 	v = NULL;
 	if (c->lines != NULL && name != NULL) {
@@ -972,8 +979,6 @@ symbols_each_name(struct symbols *s, const struct sym_dso *dso,
 		  int (*fn)(void *ctx, const char *name), void *ctx)
 {
 	struct sfile *f = file_of(s, dso);
-	const struct symtab *t[2];
-	size_t i, k;
 	int r;
 
 	if (f == NULL || (!f->loaded && load(s, f, dso) < 0))
@@ -982,11 +987,6 @@ symbols_each_name(struct symbols *s, const struct sym_dso *dso,
 	/* the kernel's tables are shared and long: not walked */
 	if (f->kind != FILE_ELF && f->kind != FILE_PERFMAP)
 		return 0;
-	t[0] = &f->syms;
-	t[1] = &f->plt;
-	for (k = 0; k < 2; k++)
-		for (i = 0; i < t[k]->n; i++)
-			if ((r = fn(ctx, symtab_name(t[k], &t[k]->syms[i]))))
-				return r;
-	return 0;
+	r = symtab_each_shown(&f->syms, fn, ctx);
+	return r != 0 ? r : symtab_each_shown(&f->plt, fn, ctx);
 }

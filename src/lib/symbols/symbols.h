@@ -115,7 +115,8 @@ const char *symbols_file(struct symbols *s, const struct sym_dso *dso,
  * Call FN(CTX, NAME) for each symbol of the file read for DSO (an ELF
  * file or a perf map; none for the kernel), reading it first if need
  * be, until FN returns nonzero.  Returns what FN last returned, or -1
- * when out of memory.  NAME lives as long as S.
+ * when out of memory.  NAME is valid during its call only: names are
+ * demangled for it, and not kept.
  */
 int symbols_each_name(struct symbols *s, const struct sym_dso *dso,
 		      int (*fn)(void *ctx, const char *name), void *ctx);

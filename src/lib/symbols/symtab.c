@@ -6,8 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "grow.h"
 #include "symtab.h"
+
+/* struct symtab_sym's shown: what symtab_show() knows of its name. */
+enum {
+	SHOWN_NOT_YET,		/* not shown yet */
+	SHOWN_AS_ADDED,		/* shown as added */
+	SHOWN_KEPT,		/* shown otherwise: in the table's shown */
+};
 
 void
 symtab_init(struct symtab *t)
@@ -18,6 +26,12 @@ symtab_init(struct symtab *t)
 void
 symtab_free(struct symtab *t)
 {
+	size_t i;
+
+	for (i = 0; i < t->nshown; i++)
+		free(t->shown[i].name);
+	free(t->shown);
+	hashtab_free(&t->shown_index);
 	free(t->syms);
 	free(t->names);
 	symtab_init(t);
@@ -62,6 +76,7 @@ symtab_add_ref(struct symtab *t, uint64_t start, uint64_t size,
 	s->seq = (uint32_t)t->n;
 	s->binding = (uint8_t)binding;
 	s->type = (uint8_t)type;
+	s->shown = SHOWN_NOT_YET;
 	t->n++;
 	return 0;
 }
@@ -146,13 +161,26 @@ underscores(const char *s)
 	return n;
 }
 
+/* S's name as perf compares it in a tie: demangled (into BUF) if T
+ * demangles. */
+static const char *
+tie_name(const struct symtab *t, const struct symtab_sym *s, char *buf)
+{
+	const char *name = symtab_name(t, s);
+
+	if ((t->show & SYMTAB_DEMANGLE) && demangle_into(name, buf) > 0)
+		return buf;
+	return name;
+}
+
 /* True if perf keeps A rather than B of two symbols at one address (A
  * the one it met first in its address order). */
 static bool
 keep_first(const struct symtab *t, const struct symtab_sym *a,
 	   const struct symtab_sym *b)
 {
-	const char *na = symtab_name(t, a), *nb = symtab_name(t, b);
+	char ba[DEMANGLE_BUF], bb[DEMANGLE_BUF];
+	const char *na, *nb;
 	bool za = a->end == a->start, zb = b->end == b->start;
 	size_t ua, ub, la, lb;
 
@@ -162,6 +190,8 @@ keep_first(const struct symtab *t, const struct symtab_sym *a,
 		return b->binding == STB_WEAK;
 	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
 		return a->binding == STB_GLOBAL;
+	na = tie_name(t, a, ba);
+	nb = tie_name(t, b, bb);
 	ua = underscores(na);
 	ub = underscores(nb);
 	if (ua != ub)
@@ -313,4 +343,108 @@ symtab_find(const struct symtab *t, uint64_t addr)
 	if (addr < s->end || addr == s->start)
 		return s;
 	return NULL;
+}
+
+/*
+ * S's name as T shows it: its name as added, or (when that is not how T
+ * shows it) one made in *BUF (of *CAP bytes, grown as needed).  NULL
+ * when out of memory.
+ */
+static const char *
+compose(const struct symtab *t, const struct symtab_sym *s, char **buf,
+	size_t *cap)
+{
+	const char *name = symtab_name(t, s);
+	char dm[DEMANGLE_BUF];
+	size_t len = 0;
+
+	if (t->show & SYMTAB_DEMANGLE)
+		len = demangle_into(name, dm);
+	if (len > 0)
+		name = dm;
+	else if (!(t->show & SYMTAB_PLT))
+		return name;
+	else
+		len = strlen(name);
+	if (len + sizeof("@plt") > *cap) {
+		char *nb = grow(*buf, cap, len + sizeof("@plt"), 1, 64);
+
+		if (nb == NULL)
+			return NULL;
+		*buf = nb;
+	}
+	memcpy(*buf, name, len);
+	if (t->show & SYMTAB_PLT)
+		memcpy(*buf + len, "@plt", sizeof("@plt"));
+	else
+		(*buf)[len] = '\0';
+	return *buf;
+}
+
+const char *
+symtab_show(struct symtab *t, const struct symtab_sym *cs)
+{
+	struct symtab_sym *s = &t->syms[cs - t->syms];
+	uint32_t idx = (uint32_t)(cs - t->syms), i;
+	struct hashtab_iter it;
+	struct symtab_shown *v;
+	const char *name;
+	char *buf = NULL;
+	size_t cap = 0;
+	uint64_t h = hashtab_hash64(idx);
+
+	if (t->show == 0 || s->shown == SHOWN_AS_ADDED)
+		return symtab_name(t, s);
+	if (s->shown == SHOWN_KEPT) {
+		for (i = hashtab_probe(&t->shown_index, h, &it);
+		     i != HASHTAB_NONE; i = hashtab_next(&t->shown_index, &it))
+			if (t->shown[i].sym == idx)
+				return t->shown[i].name;
+		return NULL;	/* not reached */
+	}
+	name = compose(t, s, &buf, &cap);
+	if (name == NULL)
+		return NULL;
+	if (name != buf) {
+		s->shown = SHOWN_AS_ADDED;
+		return name;
+	}
+	if (t->nshown == t->cap_shown) {
+		v = grow(t->shown, &t->cap_shown, t->nshown + 1, sizeof(*v),
+			 16);
+		if (v == NULL)
+			goto nomem;
+		t->shown = v;
+	}
+	if (hashtab_reserve(&t->shown_index, t->nshown + 1) < 0)
+		goto nomem;
+	for (i = hashtab_probe(&t->shown_index, h, &it); i != HASHTAB_NONE;
+	     i = hashtab_next(&t->shown_index, &it))
+		;
+	hashtab_insert(&t->shown_index, &it, (uint32_t)t->nshown);
+	v = &t->shown[t->nshown++];
+	v->sym = idx;
+	v->name = buf;
+	s->shown = SHOWN_KEPT;
+	return buf;
+nomem:
+	free(buf);
+	return NULL;
+}
+
+int
+symtab_each_shown(const struct symtab *t,
+		  int (*fn)(void *ctx, const char *name), void *ctx)
+{
+	char *buf = NULL;
+	size_t cap = 0, i;
+	int r = 0;
+
+	for (i = 0; i < t->n && r == 0; i++) {
+		const char *name = compose(t, &t->syms[i], &buf, &cap);
+
+		r = name != NULL ? fn(ctx, name) : -1;
+	}
+	free(buf);
+	return r;
 }

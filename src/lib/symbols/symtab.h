@@ -28,12 +28,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashtab.h"
+
 struct symtab_sym {
 	uint64_t start, end;
 	size_t name;		/* offset in the table's names */
 	uint32_t seq;		/* order of addition, for perf's ties */
 	uint8_t binding;	/* STB_* */
 	uint8_t type;		/* STT_* */
+	uint8_t shown;		/* SHOWN_*, in symtab.c */
 };
 
 /* The kinds of table: their fix-ups differ. */
@@ -47,12 +50,30 @@ enum symtab_kind {
 				   kept, a size of 0 holds one address */
 };
 
+/* How a table shows its names: flags. */
+enum {
+	SYMTAB_DEMANGLE = 1,	/* C++ and Rust names demangled */
+	SYMTAB_PLT = 2,		/* "@plt" after each */
+};
+
+/* A name shown otherwise than added: symbol SYM's, NAME. */
+struct symtab_shown {
+	char *name;
+	uint32_t sym;
+};
+
 struct symtab {
 	struct symtab_sym *syms;
 	size_t n, cap;
 	char *names;
 	size_t names_len, names_cap;
 	enum symtab_kind kind;
+	unsigned show;		/* SYMTAB_DEMANGLE | SYMTAB_PLT */
+	/* the names shown otherwise than added, by symbol: each kept from
+	 * when first shown, at an address that does not change */
+	struct symtab_shown *shown;
+	size_t nshown, cap_shown;
+	struct hashtab shown_index;
 };
 
 /* An empty table (a zeroed struct symtab is one too). */
@@ -90,11 +111,22 @@ const char *symtab_module(const struct symtab *t, const struct symtab_sym *s);
 /* The symbol holding ADDR in a finished table, or NULL. */
 const struct symtab_sym *symtab_find(const struct symtab *t, uint64_t addr);
 
-/* The name of a symbol of T. */
+/* The name of a symbol of T, as added. */
 static inline const char *
 symtab_name(const struct symtab *t, const struct symtab_sym *s)
 {
 	return t->names + s->name;
 }
+
+/* The name of a symbol S of a finished table T as T shows it (see
+ * above): valid as long as T is; NULL when out of memory. */
+const char *symtab_show(struct symtab *t, const struct symtab_sym *s);
+
+/* Call FN(CTX, name) with the name of each symbol of T as T shows it
+ * (each shown name is valid during its call only), in address order,
+ * until FN returns non-zero.  What FN returned last, or -1 when out of
+ * memory. */
+int symtab_each_shown(const struct symtab *t,
+		      int (*fn)(void *ctx, const char *name), void *ctx);
 
 #endif
