@@ -65,38 +65,11 @@
 #define ATTR_SIZE 64		/* perf_event_attr, PERF_ATTR_SIZE_VER0 */
 #define SAMPLE_TYPE (1 | 2 | 256)	/* IP, TID, PERIOD */
 
-/* A NUL-terminated string padded with NULs to a multiple of ALIGN. */
-static void
-put_name(struct buf *b, const char *s, size_t align)
-{
-	static const unsigned char zero[64];
-	size_t n = strlen(s) + 1, pad = (align - n % align) % align;
-
-	put(b, s, n - 1);
-	put(b, zero, 1 + pad);
-}
-
-static size_t
-name_size(const char *s, size_t align)
-{
-	size_t n = strlen(s) + 1;
-
-	return n + (align - n % align) % align;
-}
-
-static void
-header(struct buf *b, uint32_t type, uint16_t misc, size_t size)
-{
-	put32(b, type);
-	put16(b, misc);
-	put16(b, (uint16_t)size);
-}
-
 static void
 mmap_rec(struct buf *b, uint32_t pid, uint64_t start, uint64_t len,
 	 const char *path, int data)
 {
-	header(b, RECORD_MMAP, MISC_USER | (data ? MISC_MMAP_DATA : 0),
+	put_header(b, RECORD_MMAP, MISC_USER | (data ? MISC_MMAP_DATA : 0),
 	       8 + 8 + 24 + name_size(path, 8));
 	put32(b, pid);
 	put32(b, pid);
@@ -109,7 +82,7 @@ mmap_rec(struct buf *b, uint32_t pid, uint64_t start, uint64_t len,
 static void
 comm_rec(struct buf *b, uint32_t pid, const char *comm, int exec)
 {
-	header(b, RECORD_COMM, MISC_USER | (exec ? MISC_COMM_EXEC : 0),
+	put_header(b, RECORD_COMM, MISC_USER | (exec ? MISC_COMM_EXEC : 0),
 	       8 + 8 + name_size(comm, 8));
 	put32(b, pid);
 	put32(b, pid);
@@ -119,7 +92,7 @@ comm_rec(struct buf *b, uint32_t pid, const char *comm, int exec)
 static void
 fork_rec(struct buf *b, uint32_t pid, uint32_t ppid)
 {
-	header(b, RECORD_FORK, 0, 8 + 16 + 8);
+	put_header(b, RECORD_FORK, 0, 8 + 16 + 8);
 	put32(b, pid);
 	put32(b, ppid);
 	put32(b, pid);
@@ -130,7 +103,7 @@ fork_rec(struct buf *b, uint32_t pid, uint32_t ppid)
 static void
 sample_rec(struct buf *b, uint32_t pid, uint64_t ip)
 {
-	header(b, RECORD_SAMPLE, MISC_USER, 8 + 24);
+	put_header(b, RECORD_SAMPLE, MISC_USER, 8 + 24);
 	put64(b, ip);
 	put32(b, pid);
 	put32(b, pid);
@@ -257,7 +230,7 @@ main(int argc, char **argv)
 		 * its size in a 24-byte field, the name padded to 64 */
 		for (i = 0; i < n; i++) {
 			lib_name(path, sizeof(path), i);
-			header(&feat, 0, MISC_USER | MISC_BUILD_ID_SIZE,
+			put_header(&feat, 0, MISC_USER | MISC_BUILD_ID_SIZE,
 			       8 + 4 + 24 + name_size(path, 64));
 			put32(&feat, 1000);
 			for (k = 0; k < 20; k++)

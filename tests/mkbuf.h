@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A growing byte buffer with little-endian integers, and \xHH escapes
- * read back: the helpers of the test tools that write binary inputs
+ * A growing byte buffer with little-endian integers, perf records'
+ * headers and padded strings, and \xHH escapes read back: the helpers of the test tools that write binary inputs
  * (tests/blowup.c, tests/mkelf.c, tests/mkdata.c).  They exit with
  * status 2 when out of memory.
  */
@@ -67,6 +67,37 @@ put16(struct buf *b, uint16_t v)
 	unsigned char x[2] = { (unsigned char)v, (unsigned char)(v >> 8) };
 
 	put(b, x, 2);
+}
+
+/* A perf record's header: TYPE, MISC and SIZE (the whole record's). */
+static inline void
+put_header(struct buf *b, uint32_t type, uint16_t misc, size_t size)
+{
+	put32(b, type);
+	put16(b, misc);
+	put16(b, (uint16_t)size);
+}
+
+/* The bytes of S with its NUL, padded with NULs to a multiple of
+ * ALIGN. */
+static inline size_t
+name_size(const char *s, size_t align)
+{
+	size_t n = strlen(s) + 1;
+
+	return n + (align - n % align) % align;
+}
+
+/* S, NUL-ended and padded with NULs to a multiple of ALIGN (at most
+ * 64). */
+static inline void
+put_name(struct buf *b, const char *s, size_t align)
+{
+	static const unsigned char zero[64];
+	size_t n = strlen(s);
+
+	put(b, s, n);
+	put(b, zero, name_size(s, align) - n);
 }
 
 /* S with \xHH and \\ read into OUT (at least as large as S); a \x00

@@ -26,31 +26,6 @@
 #define FEAT_EVENT_DESC 12
 
 static void
-header(struct buf *b, uint32_t type, uint16_t misc, size_t size)
-{
-	put32(b, type);
-	put16(b, misc);
-	put16(b, (uint16_t)size);
-}
-
-/* S, NUL-ended and padded with NULs to a multiple of 8 bytes. */
-static size_t
-padded(const char *s)
-{
-	return (strlen(s) + 8) & ~(size_t)7;
-}
-
-static void
-put_padded(struct buf *b, const char *s)
-{
-	size_t n = padded(s);
-
-	put(b, s, strlen(s));
-	while (n-- > strlen(s))
-		put(b, "", 1);
-}
-
-static void
 attr(struct buf *b)
 {
 	put32(b, 1);			/* PERF_TYPE_SOFTWARE */
@@ -82,25 +57,25 @@ main(void)
 			put32(&feat, ATTR_SIZE);
 			attr(&feat);
 			put32(&feat, 0);	/* ids */
-			put32(&feat, (uint32_t)padded(s));
-			put_padded(&feat, s);
+			put32(&feat, (uint32_t)name_size(s, 8));
+			put_name(&feat, s, 8);
 			features |= 1ULL << FEAT_EVENT_DESC;
 		} else if (sscanf(line, "comm %u %s", &pid, esc) == 2) {
 			unescape(s, esc);
-			header(&data, 3, 2 | 1 << 13, 16 + padded(s));
+			put_header(&data, 3, 2 | 1 << 13, 16 + name_size(s, 8));
 			put32(&data, pid);
 			put32(&data, pid);
-			put_padded(&data, s);
+			put_name(&data, s, 8);
 		} else if (sscanf(line, "mmap %u %lli %lli %lli %s", &pid, &a,
 				  &b, &c, esc) == 5) {
 			unescape(s, esc);
-			header(&data, 1, 2, 40 + padded(s));
+			put_header(&data, 1, 2, 40 + name_size(s, 8));
 			put32(&data, pid);
 			put32(&data, pid);
 			put64(&data, a);
 			put64(&data, b);
 			put64(&data, c);
-			put_padded(&data, s);
+			put_name(&data, s, 8);
 		} else if (sscanf(line, "sample %u %lli", &pid, &a) == 2) {
 			uint64_t ips[64];
 			size_t n = 0, i;
@@ -112,7 +87,7 @@ main(void)
 				p = end;
 				n++;
 			}
-			header(&data, 9, 2, 48 + 8 * n);
+			put_header(&data, 9, 2, 48 + 8 * n);
 			put64(&data, a);
 			put32(&data, pid);
 			put32(&data, pid);

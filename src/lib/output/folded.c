@@ -74,6 +74,23 @@ sanitize(struct lines *l, size_t start, char nl)
 	put_str(l, "...");
 }
 
+/* NAME as a frame: made safe (sanitize()), and ';' (which parts
+ * frames) as ':'.  False when L has failed. */
+static bool
+put_frame(struct lines *l, const char *name)
+{
+	size_t start = l->len, i;
+
+	put_str(l, name);
+	sanitize(l, start, ' ');
+	if (l->failed)
+		return false;
+	for (i = start; i < l->len; i++)
+		if (l->text[i] == ';')
+			l->text[i] = ':';
+	return true;
+}
+
 /* A function's name as stackcollapse.py writes it: ';' as ':', and with
  * --tidy-java no '<' or '>', no leading 'L', nothing from '('. */
 static void
@@ -82,16 +99,9 @@ put_name(struct lines *l, const char *name, const struct folded_opts *o)
 	size_t start = l->len, i, k;
 	char *s;
 
-	put_str(l, name);
-	sanitize(l, start, ' ');
-	if (l->failed)
+	if (!put_frame(l, name) || !o->tidy_java)
 		return;
 	s = l->text + start;
-	for (i = 0; i < l->len - start; i++)
-		if (s[i] == ';')
-			s[i] = ':';
-	if (!o->tidy_java)
-		return;
 	for (i = k = 0; i < l->len - start; i++)
 		if (s[i] != '<' && s[i] != '>')
 			s[k++] = s[i];
@@ -121,15 +131,10 @@ put_name_flamegraph(struct lines *l, const char *name, bool java)
 	bool go = false;
 	char *s;
 
-	put_str(l, name);
-	sanitize(l, start, ' ');
-	if (l->failed)
+	if (!put_frame(l, name))
 		return;
 	s = l->text + start;
 	n = l->len - start;
-	for (i = 0; i < n; i++)
-		if (s[i] == ';')
-			s[i] = ':';
 	/* a Go method: ".(" then ")." further on (S is not NUL-ended) */
 	for (i = 0; i + 1 < n && !go; i++)
 		if (s[i] == '.' && s[i + 1] == '(')
