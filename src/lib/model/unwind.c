@@ -8,11 +8,13 @@
 #include "config.h"
 
 #include <elfutils/libdwfl.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -99,6 +101,12 @@ struct unwinder {
 	struct uspace *live[MAX_LIVE];	/* the spaces with a Dwfl */
 	size_t nlive;
 	uint64_t clock;
+	/* Each module of a Dwfl holds a descriptor of its file, the
+	 * copy libdwfl keeps: the live spaces hold HELD, at most
+	 * FD_BUDGET (half the limit on open files) while the space
+	 * used least recently can give its own back. */
+	size_t held, fd_budget;
+	bool no_fds;		/* a dup() failed with EMFILE or ENFILE */
 };
 
 /* ---- registers ---------------------------------------------------------- */
@@ -365,6 +373,8 @@ bin_bias(const struct bin *b, const struct mapping *m)
 
 /* ---- the Dwfl of a space ------------------------------------------------ */
 
+static bool forget_lru(struct unwinder *uw, const struct uspace *keep);
+
 /* The module at PC, reported from the space's mapping there if it is not
  * yet; NULL if there is no usable binary. */
 static Dwfl_Module *
@@ -385,10 +395,18 @@ report_module(struct uspace *us, uint64_t pc)
 	if (b == NULL)
 		return NULL;
 	/* The file opened when it was found (libdwfl takes the copy of
-	 * the descriptor, and closes it with the module). */
+	 * the descriptor, and closes it with the module).  Every live
+	 * space holds a copy for each of its modules: with many processes
+	 * of one binary the copies, not the files, would take the
+	 * descriptors (MAX_LIVE spaces against a limit of 30, say); the
+	 * spaces used least recently give theirs back first. */
+	while (us->uw->held >= us->uw->fd_budget && forget_lru(us->uw, us))
+		;
 	fd = dup(b->fd);
-	if (fd < 0)
+	if (fd < 0) {
+		us->uw->no_fds |= errno == EMFILE || errno == ENFILE;
 		return NULL;
+	}
 	dwfl_report_begin_add(us->dwfl);
 	mod = dwfl_report_elf(us->dwfl, m->path, b->file, fd,
 			      bin_bias(b, m), true);
@@ -401,6 +419,7 @@ report_module(struct uspace *us, uint64_t pc)
 		return NULL;
 	}
 	us->nmodules++;
+	us->uw->held++;
 	/* The module's user data names its binary, for find_debug(). */
 	{
 		void **ud;
@@ -549,6 +568,26 @@ uspace_free(struct uspace *us)
 	free(us);
 }
 
+/* Release the Dwfl of the live space used least recently but KEEP;
+ * false if there is none. */
+static bool
+forget_lru(struct unwinder *uw, const struct uspace *keep)
+{
+	size_t i, lru = MAX_LIVE;
+
+	/* The live ones only: a scan of every space for each new Dwfl
+	 * made many spaces quadratic. */
+	for (i = 0; i < uw->nlive; i++)
+		if (uw->live[i] != keep &&
+		    (lru == MAX_LIVE ||
+		     uw->live[i]->last_use < uw->live[lru]->last_use))
+			lru = i;
+	if (lru == MAX_LIVE)
+		return false;
+	unwind_forget(uw, uw->live[lru]->sid);
+	return true;
+}
+
 /* The Dwfl of space SID, made if new. */
 static struct uspace *
 uspace_get(struct unwinder *uw, uint32_t sid)
@@ -573,16 +612,8 @@ uspace_get(struct unwinder *uw, uint32_t sid)
 		unwind_forget(uw, sid);	/* made anew, below */
 	else if (us != NULL)
 		goto done;
-	if (uw->nlive >= MAX_LIVE) {
-		size_t i, lru = 0;
-
-		/* The live ones only: a scan of every space for each new
-		 * Dwfl made many spaces quadratic. */
-		for (i = 1; i < uw->nlive; i++)
-			if (uw->live[i]->last_use < uw->live[lru]->last_use)
-				lru = i;
-		unwind_forget(uw, uw->live[lru]->sid);
-	}
+	if (uw->nlive >= MAX_LIVE)
+		forget_lru(uw, NULL);
 	us = calloc(1, sizeof(*us));
 	if (us == NULL)
 		return NULL;
@@ -668,10 +699,18 @@ unwind_open(const struct unwind_opts *o, const struct perf_header_info *info,
 {
 	struct unwinder *uw;
 	const char *arch = info ? info->arch : NULL;
+	struct rlimit rl;
 
 	uw = calloc(1, sizeof(*uw));
 	if (uw == NULL)
 		return NULL;
+	/* Half the limit on open files (the front end raised it to the
+	 * hard limit) for the modules of the live Dwfls. */
+	uw->fd_budget = SIZE_MAX;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 < SIZE_MAX)
+		uw->fd_budget = rl.rlim_cur >= 2 ? (size_t)(rl.rlim_cur / 2)
+						 : 1;
 	uw->o = *o;
 	uw->info = info;
 	uw->big_endian = big_endian;
@@ -757,7 +796,7 @@ unwind_arch_supported(const struct unwinder *uw)
 bool
 unwind_no_fds(const struct unwinder *uw)
 {
-	return uw->find != NULL && dsofind_no_fds(uw->find);
+	return uw->no_fds || (uw->find != NULL && dsofind_no_fds(uw->find));
 }
 
 void
@@ -768,6 +807,7 @@ unwind_forget(struct unwinder *uw, uint32_t sid)
 	if (uw == NULL || sid >= uw->cap_spaces || uw->spaces[sid] == NULL)
 		return;
 	us = uw->spaces[sid];
+	uw->held -= us->nmodules;
 	uw->live[us->live] = uw->live[--uw->nlive];
 	uw->live[us->live]->live = us->live;
 	uspace_free(us);
