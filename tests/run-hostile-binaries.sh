@@ -27,13 +27,15 @@
 #    child DIEs (a 1 MB ELF) and 1000 addresses sampled in it, into
 #    pprof (with its lines): each lookup walked every DIE (35 s); the
 #    work stops at 16 units per byte of the file (under a second);
-#  - descriptors: 60 binaries with DWARF, each kept open while a pprof
+#  - descriptors: 60 binaries with DWARF, each kept while a pprof
 #    profile's lines are read, under a soft limit of 30 open files: the
-#    tools raise it to the hard limit and name them all; with a hard
-#    limit of 30 the run fails, saying why, where it told them "not
-#    found" and exited 0 (needs gcc; not under a wrapper, which needs
-#    descriptors of its own); gperfcheck, with a program and its debug
-#    file to open and room for one, fails too, where it named nothing.
+#    tools raise it to the hard limit and name them all; under a hard
+#    limit of 30 too, as a file kept for its lines holds no descriptor
+#    (its DWARF is read); with no descriptor left for a binary the run
+#    fails, saying why, where it told them "not found" and exited 0
+#    (needs gcc; not under a wrapper, which needs descriptors of its
+#    own); gperfcheck, with a program and its debug file to open and
+#    room for one, fails too, where it named nothing.
 # The limits are on CPU time (ulimit -t, not the wall clock); under a
 # wrapper (valgrind) or the sanitizers there are none.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
@@ -226,8 +228,16 @@ if have ${CC:-gcc} && [ -z "${P2G_WRAPPER:-}" ]; then
 	check_exit 0 sh -c 'ulimit -S -n 30 && exec "$@"' sh \
 		"$PERF2GPERF" -f pprof many.data many.pb.gz
 	grep -q 'no usable file' err && fail "binaries lost: $(head -n 3 err)"
-	check_exit 2 sh -c 'ulimit -n 30 && exec "$@"' sh \
+	# a file kept for its lines holds no descriptor: a hard limit of
+	# 30 does too
+	check_exit 0 sh -c 'ulimit -n 30 && exec "$@"' sh \
 		"$PERF2GPERF" -f pprof many.data many.pb.gz
+	grep -q 'no usable file' err && fail "binaries lost: $(head -n 3 err)"
+	# with no descriptor for a binary (but for the input's), the run
+	# fails saying why (the program itself: $PERF2GPERF checks what it
+	# writes, with descriptors of its own)
+	check_exit 2 sh -c 'ulimit -n 4 && exec "$@"' sh \
+		"$top_builddir/src/perf2gperf" -f pprof many.data many.pb.gz
 	check_grep 'too many open files'
 	grep -q 'not found' err && fail "told not found: $(head -n 3 err)"
 fi

@@ -128,6 +128,17 @@ dsofind_close(struct dsofind_file *file)
 	file->fd = -1;
 }
 
+void
+dsofind_drop_fd(struct dsofind_file *file)
+{
+	if (file->fd < 0)
+		return;
+	if (file->elf != NULL)
+		(void)elf_cntl(file->elf, ELF_C_FDDONE);
+	close(file->fd);
+	file->fd = -1;
+}
+
 enum dsofind_why
 dsofind_open(const char *path, const uint8_t *bid, size_t nbid,
 	     struct dsofind_file *out)

@@ -102,6 +102,11 @@ enum dsofind_why dsofind_open(const char *path, const uint8_t *bid,
 /* Close what *FILE holds (a zeroed one or one with fd -1 is fine). */
 void dsofind_close(struct dsofind_file *file);
 
+/* Close *FILE's descriptor and keep its ELF handle, for what has been
+ * read of it (libdw reads every DWARF section when it begins: a file
+ * kept for its lines then needs no descriptor). */
+void dsofind_drop_fd(struct dsofind_file *file);
+
 /* True if a file's build ID FB (NFB bytes) is the recorded REC (NREC
  * bytes, which may be padded with zero bytes). */
 bool dsofind_same_build_id(const uint8_t *fb, size_t nfb,

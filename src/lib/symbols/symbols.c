@@ -365,23 +365,26 @@ out:
 	return f;
 }
 
-/* Close F's ELF files, keeping their paths: what is needed of them is
- * read (so that a recording of thousands of files does not run out of
- * descriptors). */
+/* Close FILE's ELF handle and descriptor, keeping its path: what is
+ * needed of it is read (so that a recording of thousands of files does
+ * not run out of descriptors). */
+static void
+file_done(struct dsofind_file *file)
+{
+	if (file->elf != NULL)
+		elf_end(file->elf);
+	if (file->fd >= 0)
+		close(file->fd);
+	file->elf = NULL;
+	file->fd = -1;
+}
+
+/* Close F's ELF files, keeping their paths. */
 static void
 elf_done(struct sfile *f)
 {
-	struct dsofind_file *v[2] = { &f->bin, &f->dbg };
-	size_t i;
-
-	for (i = 0; i < 2; i++) {
-		if (v[i]->elf != NULL)
-			elf_end(v[i]->elf);
-		if (v[i]->fd >= 0)
-			close(v[i]->fd);
-		v[i]->elf = NULL;
-		v[i]->fd = -1;
-	}
+	file_done(&f->bin);
+	file_done(&f->dbg);
 }
 
 /* True if ELF has DWARF (a .debug_info section with contents). */
@@ -504,8 +507,18 @@ load_elf(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 	if (s->o.lines)
 		f->lines = dwlines_open(f->dbg.elf != NULL ? f->dbg.elf
 							   : f->bin.elf);
-	if (f->lines == NULL)
+	if (f->lines == NULL) {
 		elf_done(f);
+		return 0;
+	}
+	/* the DWARF is read: no descriptor kept (a system-wide recording
+	 * names thousands of files), the other ELF file closed */
+	if (f->dbg.elf != NULL) {
+		dsofind_drop_fd(&f->dbg);
+		file_done(&f->bin);
+	} else {
+		dsofind_drop_fd(&f->bin);
+	}
 	return 0;
 }
 
