@@ -24,9 +24,20 @@ for tool in "$PERF2GPERF" "$GPERFCHECK"; do
 		[ ! -s err ] || fail "$name $opt wrote to stderr"
 		head -n 1 out | grep -q "^$name " ||
 			fail "$name $opt: first line does not name $name"
-		# house style: --version names the libdw and zlib versions
+		# house style: --version names the libdw and zlib versions,
+		# and the optional libraries as configure found them
 		check_grep "libdw" out
 		check_grep "zlib" out
+		for lib in ZSTD:libzstd LIBDEBUGINFOD:libdebuginfod \
+			LIBIBERTY:libiberty; do
+			if grep -q "^#define HAVE_${lib%%:*} 1" \
+				"$top_builddir/config.h"; then
+				grep -q "without ${lib#*:}" out &&
+					fail "$name $opt denies ${lib#*:}"
+			else
+				check_grep "without ${lib#*:}" out
+			fi
+		done
 	done
 	# A write error on stdout is trouble, not success.
 	if [ -w /dev/full ]; then

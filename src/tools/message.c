@@ -16,7 +16,9 @@
 #include <zstd.h>
 #endif
 
+#include "dbgfetch.h"
 #include "message.h"
+#include "symbols.h"
 
 const char *progname = PACKAGE;
 bool message_quiet;
@@ -281,11 +283,13 @@ message_exit(int status)
 void
 message_library_versions(void)
 {
+	printf("libdw %s, zlib %s, ", dwfl_version(NULL), zlibVersion());
 #ifdef HAVE_ZSTD
-	printf("libdw %s, zlib %s, libzstd %s\n", dwfl_version(NULL),
-	       zlibVersion(), ZSTD_versionString());
+	printf("libzstd %s, ", ZSTD_versionString());
 #else
-	printf("libdw %s, zlib %s, without libzstd\n", dwfl_version(NULL),
-	       zlibVersion());
+	printf("without libzstd, ");
 #endif
+	printf("%s libdebuginfod, %s libiberty\n",
+	       dbgfetch_available() ? "with" : "without",
+	       symbols_demangles() ? "with" : "without");
 }
