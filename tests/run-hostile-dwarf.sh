@@ -19,14 +19,7 @@
 # installed) "g" inlined at each of its 128 addresses.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
-MKDATA=$top_builddir/tests/mkdata
-MKELF=$top_builddir/tests/mkelf
-[ -x "$MKDATA" ] && [ -x "$MKELF" ] ||
-	hard_error "tests/mkdata or tests/mkelf is not built (make check builds them)"
-limits=true
-[ -z "${P2G_WRAPPER:-}" ] || limits=false
-grep -q '^P2G_SAN_CFLAGS = .*sanitize' "$top_builddir/Makefile" 2>/dev/null &&
-	limits=false
+hostile_setup
 
 # run CMD...: CMD in 5 s of CPU time and 200 MB of address space
 run() {
