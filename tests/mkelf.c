@@ -23,6 +23,10 @@
  *                         entries, the last over 0x400f00 to 0x401000,
  *                         those before it above .text (at 0x500100 on,
  *                         8 bytes each, 16 apart)
+ *   dwarf-inlines N       DWARF 4 as for dwarf N, "f"'s children being
+ *                         N one-byte inlined copies of "g", the Ith at
+ *                         0x400100 + N - 1 - I (the last ones in DIE
+ *                         order over .text)
  *   stripped              no symbol table (.symtab, .strtab) at all
  *   debuglink NAME CRC    a .gnu_debuglink section: NAME, and the CRC
  *                         (a number) of the debug file
@@ -64,6 +68,14 @@ put_shdr(struct buf *b, const struct shdr *h)
 	put64(b, h->entsize);
 }
 
+/* The abbreviations every unit here starts with: 1: compile_unit,
+ * children, low_pc addr, high_pc data8, language data1; 2: subprogram,
+ * children, name string, low_pc, high_pc data8. */
+static const unsigned char unit_abbrev[] = {
+	1, 0x11, 1, 0x11, 0x01, 0x12, 0x07, 0x13, 0x0b, 0, 0,
+	2, 0x2e, 1, 0x03, 0x08, 0x11, 0x01, 0x12, 0x07, 0, 0,
+};
+
 /* Set the unit_length of the unit whose header ends at START in INFO
  * to what follows it. */
 static void
@@ -91,7 +103,7 @@ unit_aranges(struct buf *aranges)
 }
 
 /* The header of a DWARF 4 unit into INFO, with its compile_unit DIE
- * (abbreviation 1 of dwarf()) over .text; where its length goes (see
+ * (abbreviation 1 of unit_abbrev) over .text; where its length goes (see
  * unit_length()). */
 static size_t
 unit_start(struct buf *info)
@@ -117,13 +129,11 @@ dwarf_ranges(struct buf *abbrev, struct buf *info, struct buf *aranges,
 	     struct buf *ranges, unsigned long blocks, unsigned long entries,
 	     unsigned long subprograms)
 {
-	/* 1, 2: as in dwarf(); 3: lexical_block, ranges sec_offset;
+	/* after unit_abbrev: 3: lexical_block, ranges sec_offset;
 	 * 4: subprogram, name, inline data1; 5: inlined_subroutine,
 	 * abstract_origin ref4, low_pc, high_pc data8; 6: subprogram,
 	 * name, ranges */
 	static const unsigned char ab[] = {
-		1, 0x11, 1, 0x11, 0x01, 0x12, 0x07, 0x13, 0x0b, 0, 0,
-		2, 0x2e, 1, 0x03, 0x08, 0x11, 0x01, 0x12, 0x07, 0, 0,
 		3, 0x0b, 0, 0x55, 0x17, 0, 0,
 		4, 0x2e, 0, 0x03, 0x08, 0x20, 0x0b, 0, 0,
 		5, 0x1d, 0, 0x31, 0x13, 0x11, 0x01, 0x12, 0x07, 0, 0,
@@ -133,6 +143,7 @@ dwarf_ranges(struct buf *abbrev, struct buf *info, struct buf *aranges,
 	unsigned long i;
 	size_t start, g;
 
+	put(abbrev, unit_abbrev, sizeof(unit_abbrev));
 	put(abbrev, ab, sizeof(ab));
 	start = unit_start(info);
 	g = info->len - (start - 4);	/* "g", from the unit's start */
@@ -169,23 +180,57 @@ dwarf_ranges(struct buf *abbrev, struct buf *info, struct buf *aranges,
 	put64(ranges, 0);
 }
 
+/* DWARF 4 for "dwarf-inlines N" (see the top) into ABBREV, INFO and
+ * ARANGES. */
+static void
+dwarf_inlines(struct buf *abbrev, struct buf *info, struct buf *aranges,
+	      unsigned long n)
+{
+	/* after unit_abbrev: 3: subprogram, name, inline data1;
+	 * 4: inlined_subroutine, abstract_origin ref4, low_pc, high_pc
+	 * data1 */
+	static const unsigned char ab[] = {
+		3, 0x2e, 0, 0x03, 0x08, 0x20, 0x0b, 0, 0,
+		4, 0x1d, 0, 0x31, 0x13, 0x11, 0x01, 0x12, 0x0b, 0, 0,
+		0
+	};
+	unsigned long i;
+	size_t start, g;
+
+	put(abbrev, unit_abbrev, sizeof(unit_abbrev));
+	put(abbrev, ab, sizeof(ab));
+	start = unit_start(info);
+	g = info->len - (start - 4);
+	put(info, "\x03" "g\0\x01", 4);
+	put(info, "\x02" "f", 3);
+	put64(info, 0x400100);
+	put64(info, 0xf00);
+	for (i = 0; i < n; i++) {
+		put(info, "\x04", 1);
+		put32(info, (uint32_t)g);
+		put64(info, 0x400100 + (uint64_t)(n - 1 - i));
+		put(info, "\x01", 1);
+	}
+	put(info, "\0\0", 2);		/* ends "f", the unit */
+	unit_length(info, start);
+	unit_aranges(aranges);
+}
+
 /* DWARF 4 for "dwarf N" (see the top) into ABBREV, INFO and ARANGES. */
 static void
 dwarf(struct buf *abbrev, struct buf *info, struct buf *aranges,
       unsigned long n)
 {
-	/* 1: compile_unit, children, low_pc addr, high_pc data8,
-	 * language data1; 2: subprogram, children, name string, low_pc,
-	 * high_pc; 3: lexical_block, no children, no attributes */
+	/* after unit_abbrev: 3: lexical_block, no children, no
+	 * attributes */
 	static const unsigned char ab[] = {
-		1, 0x11, 1, 0x11, 0x01, 0x12, 0x07, 0x13, 0x0b, 0, 0,
-		2, 0x2e, 1, 0x03, 0x08, 0x11, 0x01, 0x12, 0x07, 0, 0,
 		3, 0x0b, 0, 0, 0,
 		0
 	};
 	unsigned long i;
 	size_t start;
 
+	put(abbrev, unit_abbrev, sizeof(unit_abbrev));
 	put(abbrev, ab, sizeof(ab));
 	start = unit_start(info);
 	put(info, "\x02" "f", 3);	/* subprogram "f" */
@@ -232,6 +277,10 @@ main(int argc, char **argv)
 			   &nsubs) >= 2) {
 			dwarf_ranges(&abbrev, &info, &aranges, &ranges, ndies,
 				     nentries, nsubs);
+			continue;
+		}
+		if (sscanf(line, "dwarf-inlines %lu", &ndies) == 1) {
+			dwarf_inlines(&abbrev, &info, &aranges, ndies);
 			continue;
 		}
 		if (sscanf(line, "dwarf %lu", &ndies) == 1) {
