@@ -54,9 +54,8 @@ struct rlist {
 	unsigned int form;
 	struct span *v;
 	size_t n;
-	size_t fn_at;		/* its spans in the CU's function index from
-				 * here (SIZE_MAX: not there), */
-	Dwarf_Off fn_die;	/* of this function: the last naming it */
+	bool in_fns;		/* its spans are in its CU's function index, */
+	Dwarf_Off fn_die;	/* for this function: the last naming it */
 	uint64_t mark;		/* the last level table that met it */
 };
 
@@ -97,8 +96,8 @@ struct cu_index {
  * sharing the range list of a sibling before it can never be the first
  * (dead).  A level of DWLINES_LEVEL_MIN children or more has a table:
  * the spans of its live children with short range sets, sorted, when
- * they do not overlap (a binary search finds the one child holding the
- * address), and its other live children in DIE order (longs: those
+ * they do not overlap (a binary search finds the one such child holding
+ * the address), and its other live children in DIE order (longs: those
  * with long lists, or every live child when the spans overlap), each
  * tried in turn for one unit of work, up to the child the search found.
  * A smaller level is tried child by child.
@@ -391,7 +390,6 @@ shared_list(struct dwlines *d, Dwarf_Die *die, uint32_t *out)
 	l->cu = cu;
 	l->form = form;
 	l->value = value;
-	l->fn_at = SIZE_MAX;
 	rc = read_ranges(d, die, &l->v, &l->n, &cap);
 	if (rc < 0) {
 		free(l->v);
@@ -420,9 +418,9 @@ index_function(struct dwlines *d, struct cu_index *ci, Dwarf_Die *die,
 		struct rlist *l = &d->lists[k];
 
 		l->fn_die = off;
-		if (l->fn_at != SIZE_MAX)
+		if (l->in_fns)
 			return 0;	/* in CI already */
-		l->fn_at = ci->n;
+		l->in_fns = true;
 		src = l->v;
 		n = l->n;
 	} else {
