@@ -13,6 +13,20 @@
  *                         over .text with one function "f" over all of
  *                         it, whose children are N one-byte DIEs
  *                         (lexical blocks without addresses)
+ *   dwarf-ranges BLOCKS ENTRIES [SUBPROGRAMS]
+ *                         DWARF 4 as for dwarf N, and .debug_ranges:
+ *                         "f"'s children are BLOCKS lexical blocks,
+ *                         then "g" inlined over 0x400100 to 0x400f00;
+ *                         after "f", SUBPROGRAMS functions "s"; the
+ *                         blocks and the functions "s" all have
+ *                         DW_AT_ranges naming one list of ENTRIES
+ *                         entries, the last over 0x400f00 to 0x401000,
+ *                         those before it above .text (at 0x500100 on,
+ *                         8 bytes each, 16 apart)
+ *   dwarf-inlines N       DWARF 4 as for dwarf N, "f"'s children being
+ *                         N one-byte inlined copies of "g", the Ith at
+ *                         0x400100 + N - 1 - I (the last ones in DIE
+ *                         order over .text)
  *   stripped              no symbol table (.symtab, .strtab) at all
  *   debuglink NAME CRC    a .gnu_debuglink section: NAME, and the CRC
  *                         (a number) of the debug file
@@ -54,44 +68,30 @@ put_shdr(struct buf *b, const struct shdr *h)
 	put64(b, h->entsize);
 }
 
-/* DWARF 4 for "dwarf N" (see the top) into ABBREV, INFO and ARANGES. */
-static void
-dwarf(struct buf *abbrev, struct buf *info, struct buf *aranges,
-      unsigned long n)
-{
-	/* 1: compile_unit, children, low_pc addr, high_pc data8,
-	 * language data1; 2: subprogram, children, name string, low_pc,
-	 * high_pc; 3: lexical_block, no children, no attributes */
-	static const unsigned char ab[] = {
-		1, 0x11, 1, 0x11, 0x01, 0x12, 0x07, 0x13, 0x0b, 0, 0,
-		2, 0x2e, 1, 0x03, 0x08, 0x11, 0x01, 0x12, 0x07, 0, 0,
-		3, 0x0b, 0, 0, 0,
-		0
-	};
-	unsigned long i;
-	size_t start;
+/* The abbreviations every unit here starts with: 1: compile_unit,
+ * children, low_pc addr, high_pc data8, language data1; 2: subprogram,
+ * children, name string, low_pc, high_pc data8. */
+static const unsigned char unit_abbrev[] = {
+	1, 0x11, 1, 0x11, 0x01, 0x12, 0x07, 0x13, 0x0b, 0, 0,
+	2, 0x2e, 1, 0x03, 0x08, 0x11, 0x01, 0x12, 0x07, 0, 0,
+};
 
-	put(abbrev, ab, sizeof(ab));
-	put32(info, 0);			/* unit_length, set below */
-	start = info->len;
-	put16(info, 4);			/* version */
-	put32(info, 0);			/* debug_abbrev_offset */
-	put(info, "\x08", 1);		/* address_size */
-	put(info, "\x01", 1);		/* compile_unit */
-	put64(info, 0x400100);
-	put64(info, 0xf00);
-	put(info, "\x0c", 1);		/* DW_LANG_C99 */
-	put(info, "\x02" "f", 3);	/* subprogram "f" */
-	put64(info, 0x400100);
-	put64(info, 0xf00);
-	for (i = 0; i < n; i++)
-		put(info, "\x03", 1);
-	put(info, "\0\0", 2);		/* ends the function, the unit */
+/* Set the unit_length of the unit whose header ends at START in INFO
+ * to what follows it. */
+static void
+unit_length(struct buf *info, size_t start)
+{
 	info->p[start - 4] = (unsigned char)(info->len - start);
 	info->p[start - 3] = (unsigned char)((info->len - start) >> 8);
 	info->p[start - 2] = (unsigned char)((info->len - start) >> 16);
 	info->p[start - 1] = (unsigned char)((info->len - start) >> 24);
-	/* the unit's one range: header, padded to 16 bytes, then pairs */
+}
+
+/* The unit's one range, over .text, into ARANGES: header, padded to 16
+ * bytes, then pairs. */
+static void
+unit_aranges(struct buf *aranges)
+{
 	put32(aranges, 44);
 	put16(aranges, 2);
 	put32(aranges, 0);
@@ -102,6 +102,147 @@ dwarf(struct buf *abbrev, struct buf *info, struct buf *aranges,
 	put64(aranges, 0);
 }
 
+/* The header of a DWARF 4 unit into INFO, with its compile_unit DIE
+ * (abbreviation 1 of unit_abbrev) over .text; where its length goes (see
+ * unit_length()). */
+static size_t
+unit_start(struct buf *info)
+{
+	size_t start;
+
+	put32(info, 0);			/* unit_length, set at the end */
+	start = info->len;
+	put16(info, 4);			/* version */
+	put32(info, 0);			/* debug_abbrev_offset */
+	put(info, "\x08", 1);		/* address_size */
+	put(info, "\x01", 1);		/* compile_unit */
+	put64(info, 0x400100);
+	put64(info, 0xf00);
+	put(info, "\x0c", 1);		/* DW_LANG_C99 */
+	return start;
+}
+
+/* DWARF 4 for "dwarf-ranges BLOCKS ENTRIES SUBPROGRAMS" (see the top)
+ * into ABBREV, INFO, ARANGES and RANGES. */
+static void
+dwarf_ranges(struct buf *abbrev, struct buf *info, struct buf *aranges,
+	     struct buf *ranges, unsigned long blocks, unsigned long entries,
+	     unsigned long subprograms)
+{
+	/* after unit_abbrev: 3: lexical_block, ranges sec_offset;
+	 * 4: subprogram, name, inline data1; 5: inlined_subroutine,
+	 * abstract_origin ref4, low_pc, high_pc data8; 6: subprogram,
+	 * name, ranges */
+	static const unsigned char ab[] = {
+		3, 0x0b, 0, 0x55, 0x17, 0, 0,
+		4, 0x2e, 0, 0x03, 0x08, 0x20, 0x0b, 0, 0,
+		5, 0x1d, 0, 0x31, 0x13, 0x11, 0x01, 0x12, 0x07, 0, 0,
+		6, 0x2e, 0, 0x03, 0x08, 0x55, 0x17, 0, 0,
+		0
+	};
+	unsigned long i;
+	size_t start, g;
+
+	put(abbrev, unit_abbrev, sizeof(unit_abbrev));
+	put(abbrev, ab, sizeof(ab));
+	start = unit_start(info);
+	g = info->len - (start - 4);	/* "g", from the unit's start */
+	put(info, "\x04" "g\0\x01", 4);	/* DW_INL_inlined */
+	put(info, "\x02" "f", 3);
+	put64(info, 0x400100);
+	put64(info, 0xf00);
+	for (i = 0; i < blocks; i++) {
+		put(info, "\x03", 1);
+		put32(info, 0);
+	}
+	put(info, "\x05", 1);
+	put32(info, (uint32_t)g);
+	put64(info, 0x400100);
+	put64(info, 0xe00);
+	put(info, "", 1);		/* ends "f" */
+	for (i = 0; i < subprograms; i++) {
+		put(info, "\x06" "s", 3);
+		put32(info, 0);
+	}
+	put(info, "", 1);		/* ends the unit */
+	unit_length(info, start);
+	unit_aranges(aranges);
+	/* offsets from the unit's base, its low_pc 0x400100 */
+	for (i = 0; i + 1 < entries; i++) {
+		put64(ranges, 0x100000 + 16 * (uint64_t)i);
+		put64(ranges, 0x100008 + 16 * (uint64_t)i);
+	}
+	if (entries > 0) {
+		put64(ranges, 0xe00);
+		put64(ranges, 0xf00);
+	}
+	put64(ranges, 0);
+	put64(ranges, 0);
+}
+
+/* DWARF 4 for "dwarf-inlines N" (see the top) into ABBREV, INFO and
+ * ARANGES. */
+static void
+dwarf_inlines(struct buf *abbrev, struct buf *info, struct buf *aranges,
+	      unsigned long n)
+{
+	/* after unit_abbrev: 3: subprogram, name, inline data1;
+	 * 4: inlined_subroutine, abstract_origin ref4, low_pc, high_pc
+	 * data1 */
+	static const unsigned char ab[] = {
+		3, 0x2e, 0, 0x03, 0x08, 0x20, 0x0b, 0, 0,
+		4, 0x1d, 0, 0x31, 0x13, 0x11, 0x01, 0x12, 0x0b, 0, 0,
+		0
+	};
+	unsigned long i;
+	size_t start, g;
+
+	put(abbrev, unit_abbrev, sizeof(unit_abbrev));
+	put(abbrev, ab, sizeof(ab));
+	start = unit_start(info);
+	g = info->len - (start - 4);
+	put(info, "\x03" "g\0\x01", 4);
+	put(info, "\x02" "f", 3);
+	put64(info, 0x400100);
+	put64(info, 0xf00);
+	for (i = 0; i < n; i++) {
+		put(info, "\x04", 1);
+		put32(info, (uint32_t)g);
+		put64(info, 0x400100 + (uint64_t)(n - 1 - i));
+		put(info, "\x01", 1);
+	}
+	put(info, "\0\0", 2);		/* ends "f", the unit */
+	unit_length(info, start);
+	unit_aranges(aranges);
+}
+
+/* DWARF 4 for "dwarf N" (see the top) into ABBREV, INFO and ARANGES. */
+static void
+dwarf(struct buf *abbrev, struct buf *info, struct buf *aranges,
+      unsigned long n)
+{
+	/* after unit_abbrev: 3: lexical_block, no children, no
+	 * attributes */
+	static const unsigned char ab[] = {
+		3, 0x0b, 0, 0, 0,
+		0
+	};
+	unsigned long i;
+	size_t start;
+
+	put(abbrev, unit_abbrev, sizeof(unit_abbrev));
+	put(abbrev, ab, sizeof(ab));
+	start = unit_start(info);
+	put(info, "\x02" "f", 3);	/* subprogram "f" */
+	put64(info, 0x400100);
+	put64(info, 0xf00);
+	for (i = 0; i < n; i++)
+		put(info, "\x03", 1);
+	put(info, "\0\0", 2);		/* ends the function, the unit */
+	unit_length(info, start);
+	unit_aranges(aranges);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -109,13 +250,13 @@ main(int argc, char **argv)
 	struct buf out = { NULL, 0, 0 }, link = { NULL, 0, 0 };
 	static const char shstr[] =
 		"\0.text\0.symtab\0.strtab\0.shstrtab\0.gnu_debuglink"
-		"\0.debug_abbrev\0.debug_info\0.debug_aranges";
+		"\0.debug_abbrev\0.debug_info\0.debug_aranges\0.debug_ranges";
 	struct buf abbrev = { NULL, 0, 0 }, info = { NULL, 0, 0 };
-	struct buf aranges = { NULL, 0, 0 };
-	size_t abbrev_at, info_at, aranges_at;
-	unsigned long ndies;
+	struct buf aranges = { NULL, 0, 0 }, ranges = { NULL, 0, 0 };
+	size_t abbrev_at, info_at, aranges_at, ranges_at;
+	unsigned long ndies, nentries, nsubs;
 	static char line[1 << 20], name[1 << 20], esc[1 << 20];
-	struct shdr sh[9];
+	struct shdr sh[10];
 	size_t symtab_at, strtab_at, shstr_at, link_at, sh_at, i, nsh = 0;
 	int stripped = 0;
 	uint32_t last_name = 0;
@@ -131,6 +272,17 @@ main(int argc, char **argv)
 	while (fgets(line, sizeof(line), stdin) != NULL) {
 		unsigned long long addr, size;
 
+		nsubs = 0;
+		if (sscanf(line, "dwarf-ranges %lu %lu %lu", &ndies, &nentries,
+			   &nsubs) >= 2) {
+			dwarf_ranges(&abbrev, &info, &aranges, &ranges, ndies,
+				     nentries, nsubs);
+			continue;
+		}
+		if (sscanf(line, "dwarf-inlines %lu", &ndies) == 1) {
+			dwarf_inlines(&abbrev, &info, &aranges, ndies);
+			continue;
+		}
 		if (sscanf(line, "dwarf %lu", &ndies) == 1) {
 			dwarf(&abbrev, &info, &aranges, ndies);
 			continue;
@@ -178,7 +330,8 @@ main(int argc, char **argv)
 	abbrev_at = link_at + link.len;
 	info_at = abbrev_at + abbrev.len;
 	aranges_at = info_at + info.len;
-	sh_at = (aranges_at + aranges.len + 7) & ~(size_t)7;
+	ranges_at = aranges_at + aranges.len;
+	sh_at = (ranges_at + ranges.len + 7) & ~(size_t)7;
 	memset(sh, 0, sizeof(sh));
 	nsh = 1;
 	sh[nsh++] = (struct shdr){ 1, 1, 6, 0x400100, 0x100, 0xf00,
@@ -201,6 +354,9 @@ main(int argc, char **argv)
 					   0, 0, 1, 0 };
 		sh[nsh++] = (struct shdr){ 74, 1, 0, 0, aranges_at,
 					   aranges.len, 0, 0, 1, 0 };
+		if (ranges.len > 0)
+			sh[nsh++] = (struct shdr){ 89, 1, 0, 0, ranges_at,
+						   ranges.len, 0, 0, 1, 0 };
 	}
 	/* ELF header */
 	put(&out, "\177ELF\2\1\1\0\0\0\0\0\0\0\0\0", 16);
@@ -235,6 +391,7 @@ main(int argc, char **argv)
 	put(&out, abbrev.p, abbrev.len);
 	put(&out, info.p, info.len);
 	put(&out, aranges.p, aranges.len);
+	put(&out, ranges.p, ranges.len);
 	while (out.len < sh_at)
 		put(&out, "", 1);
 	for (i = 0; i < nsh; i++)
@@ -252,5 +409,6 @@ main(int argc, char **argv)
 	free(abbrev.p);
 	free(info.p);
 	free(aranges.p);
+	free(ranges.p);
 	return 0;
 }

@@ -40,14 +40,7 @@
 # wrapper (valgrind) or the sanitizers there are none.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
-MKDATA=$top_builddir/tests/mkdata
-MKELF=$top_builddir/tests/mkelf
-[ -x "$MKDATA" ] && [ -x "$MKELF" ] ||
-	hard_error "tests/mkdata or tests/mkelf is not built (make check builds them)"
-limits=true
-[ -z "${P2G_WRAPPER:-}" ] || limits=false
-grep -q '^P2G_SAN_CFLAGS = .*sanitize' "$top_builddir/Makefile" 2>/dev/null &&
-	limits=false
+hostile_setup
 
 
 # The CRC-32 of file $1, as .gnu_debuglink holds it: gzip's trailer.

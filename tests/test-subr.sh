@@ -244,6 +244,20 @@ cpu_limited() {
 	fi
 }
 
+# hostile_setup: for the tests of hostile input, MKDATA and MKELF (the
+# generators, which make check builds) and limits=true, but under a
+# wrapper (valgrind) or the sanitizers, which are slower.
+hostile_setup() {
+	MKDATA=$top_builddir/tests/mkdata
+	MKELF=$top_builddir/tests/mkelf
+	[ -x "$MKDATA" ] && [ -x "$MKELF" ] ||
+		hard_error "tests/mkdata or tests/mkelf is not built (make check builds them)"
+	limits=true
+	[ -z "${P2G_WRAPPER:-}" ] || limits=false
+	! grep -q '^P2G_SAN_CFLAGS = .*sanitize' "$top_builddir/Makefile" \
+		2>/dev/null || limits=false
+}
+
 # What follows needs the live tier: in make check, end the test here.
 live_rest() {
 	live && return 0
