@@ -27,6 +27,8 @@
  *                         N one-byte inlined copies of "g", the Ith at
  *                         0x400100 + N - 1 - I (the last ones in DIE
  *                         order over .text)
+ *   noaranges             no .debug_aranges section (as clang writes
+ *                         DWARF): the units' ranges say what they cover
  *   stripped              no symbol table (.symtab, .strtab) at all
  *   debuglink NAME CRC    a .gnu_debuglink section: NAME, and the CRC
  *                         (a number) of the debug file
@@ -258,7 +260,7 @@ main(int argc, char **argv)
 	static char line[1 << 20], name[1 << 20], esc[1 << 20];
 	struct shdr sh[10];
 	size_t symtab_at, strtab_at, shstr_at, link_at, sh_at, i, nsh = 0;
-	int stripped = 0;
+	int stripped = 0, noaranges = 0;
 	uint32_t last_name = 0;
 	unsigned long long crc;
 	FILE *f;
@@ -289,6 +291,10 @@ main(int argc, char **argv)
 		}
 		if (strcmp(line, "stripped\n") == 0) {
 			stripped = 1;
+			continue;
+		}
+		if (strcmp(line, "noaranges\n") == 0) {
+			noaranges = 1;
 			continue;
 		}
 		if (sscanf(line, "debuglink %s %lli", esc, &crc) == 2) {
@@ -352,8 +358,9 @@ main(int argc, char **argv)
 					   0, 0, 1, 0 };
 		sh[nsh++] = (struct shdr){ 62, 1, 0, 0, info_at, info.len,
 					   0, 0, 1, 0 };
-		sh[nsh++] = (struct shdr){ 74, 1, 0, 0, aranges_at,
-					   aranges.len, 0, 0, 1, 0 };
+		if (!noaranges)
+			sh[nsh++] = (struct shdr){ 74, 1, 0, 0, aranges_at,
+						   aranges.len, 0, 0, 1, 0 };
 		if (ranges.len > 0)
 			sh[nsh++] = (struct shdr){ 89, 1, 0, 0, ranges_at,
 						   ranges.len, 0, 0, 1, 0 };

@@ -20,10 +20,14 @@
 # The profiles are made in a few seconds of CPU time and 200 MB of
 # address space (no limits under a wrapper or the sanitizers).  The
 # names: the symbol "f" in folded stacks, and in the pprof profile (read
-# with protoc, when installed) "g" inlined at each of its addresses.
+# with protoc, when installed) and the symbolizer's frames "g" inlined
+# at each of its addresses.
+# And DWARF without .debug_aranges (as clang writes it): the frames are
+# those of the same DWARF with it.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/test-subr.sh"
 
 hostile_setup
+. "$top_srcdir/tests/symframes.sh"
 
 # run CMD...: CMD in 5 s of CPU time and 200 MB of address space
 run() {
@@ -92,4 +96,31 @@ if lines wide.pb.gz; then
 	echo '0 1000' > expected.lines
 	compare_text expected.lines lines "inlined g in the wide level"
 fi
+# the same frames from the symbolizer alone (no protoc needed)
+{
+	echo "map 400000 401000 0 1 - $test_dir/wide"
+	samples 1000 $((0x400100)) 3 | awk '{ printf "%x\n", $3 }'
+} > wide.in
+run $SYMLOOKUP --lines < wide.in
+mv out wide.frames
+n=$(grep -c '^[0-9a-f]* g@[^;]*;f@' wide.frames || :)
+[ "$n" = 1000 ] ||
+	fail "inlined g at $n of 1000 addresses of the wide level (symlookup)"
+
+# Where .debug_aranges is missing (clang writes none), the units' own
+# ranges say which unit holds an address: the same DWARF with and
+# without it gives the same frames, "g" inlined in "f".
+for f in ar noar; do
+	{
+		printf 'sym f 0x400100 0xf00\ndwarf-inlines 8\n'
+		[ $f = ar ] || echo noaranges
+	} | "$MKELF" $f
+	printf 'map 400000 401000 0 1 - %s/%s\n400100\n400104\n400107\n400200\n' \
+		"$test_dir" $f > $f.in
+	run $SYMLOOKUP --lines < $f.in
+	mv out $f.frames
+done
+grep -q '^400104 g@[^;]*;f@' ar.frames ||
+	hard_error "no inlined g with .debug_aranges: $(cat ar.frames)"
+compare_text ar.frames noar.frames "frames without .debug_aranges"
 exit 0

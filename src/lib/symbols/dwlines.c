@@ -147,6 +147,14 @@ struct dwname {
 	char *name;		/* NULL: the linkage name as it is */
 };
 
+/* A range of a compile unit's code; HI_MAX is the greatest hi of the
+ * ranges up to this one (by lo), so that a search needs no more than
+ * the ranges that reach the address. */
+struct unit_range {
+	uint64_t lo, hi, hi_max;
+	Dwarf_Off die;
+};
+
 struct dwlines {
 	Dwarf *dw;
 	uint64_t work;		/* units of work left (see above) */
@@ -162,6 +170,11 @@ struct dwlines {
 	struct dwname *names;	/* by die in name_index */
 	size_t nnames, cap_names;
 	struct hashtab name_index;
+	/* the units' ranges, for a file whose .debug_aranges does not
+	 * cover an address (clang writes none): read when first needed */
+	bool units_read;
+	struct unit_range *units;	/* by lo */
+	size_t nunits, cap_units;
 };
 
 /* The bytes of ELF's sections (with contents): its size, nearly, read
@@ -241,8 +254,104 @@ dwlines_free(struct dwlines *d)
 		free(d->names[i].name);
 	free(d->names);
 	hashtab_free(&d->name_index);
+	free(d->units);
 	dwarf_end(d->dw);
 	free(d);
+}
+
+static int
+cmp_unit(const void *x, const void *y)
+{
+	const struct unit_range *a = x, *b = y;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return a->die < b->die ? -1 : a->die > b->die;
+}
+
+/* Read the ranges of D's compile units, each unit and range entry one
+ * unit of work.  -1 when out of memory. */
+static int
+units_read(struct dwlines *d)
+{
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cudie, sub;
+	uint8_t type;
+	Dwarf_Half version;
+	size_t i;
+
+	d->units_read = true;
+	while (spend(d) && dwarf_get_units(d->dw, unit, &unit, &version,
+					    &type, &cudie, &sub) == 0) {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t r = 0;
+
+		if (type != DW_UT_compile && type != DW_UT_partial &&
+		    type != DW_UT_skeleton)
+			continue;
+		while (spend(d) &&
+		       (r = dwarf_ranges(&cudie, r, &base, &lo, &hi)) > 0) {
+			struct unit_range *v;
+
+			if (hi <= lo)
+				continue;
+			if (d->nunits == d->cap_units) {
+				v = grow(d->units, &d->cap_units,
+					 d->nunits + 1, sizeof(*v), 16);
+				if (v == NULL)
+					return -1;
+				d->units = v;
+			}
+			v = &d->units[d->nunits++];
+			v->lo = lo;
+			v->hi = hi;
+			v->die = dwarf_dieoffset(&cudie);
+		}
+	}
+	if (d->nunits > 1)
+		qsort(d->units, d->nunits, sizeof(*d->units), cmp_unit);
+	for (i = 0; i < d->nunits; i++)
+		d->units[i].hi_max = i > 0 && d->units[i - 1].hi_max >
+						  d->units[i].hi
+					     ? d->units[i - 1].hi_max
+					     : d->units[i].hi;
+	return 0;
+}
+
+/*
+ * The compile unit holding ADDR into *CU: by .debug_aranges, else by the
+ * units' own ranges (of those that hold it, the one starting last).  NULL
+ * if none does, or memory ran out (*NOMEM set).
+ */
+static Dwarf_Die *
+unit_of(struct dwlines *d, uint64_t addr, Dwarf_Die *cu, bool *nomem)
+{
+	size_t lo = 0, hi;
+
+	if (dwarf_addrdie(d->dw, addr, cu) != NULL)
+		return cu;
+	if (!d->units_read && units_read(d) < 0) {
+		*nomem = true;
+		return NULL;
+	}
+	hi = d->nunits;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->units[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* back over the ranges that start before ADDR while one of them
+	 * may reach it */
+	while (lo > 0 && d->units[lo - 1].hi_max > addr && spend(d)) {
+		const struct unit_range *u = &d->units[--lo];
+
+		if (addr < u->hi)
+			return dwarf_offdie(d->dw, u->die, cu);
+	}
+	return NULL;
 }
 
 /* The file of index IDX in the CU's file table, or NULL. */
@@ -1044,8 +1153,8 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 
 	*out = NULL;
 	/* no work left: named by the symbol alone */
-	if (d->work == 0 || dwarf_addrdie(d->dw, addr, &cu) == NULL)
-		return 0;
+	if (d->work == 0 || unit_of(d, addr, &cu, &nomem) == NULL)
+		return nomem ? -1 : 0;
 	lang = dwarf_srclang(&cu);
 	line = dwarf_getsrc_die(&cu, addr);
 	if (line != NULL) {
