@@ -25,7 +25,9 @@
 #    for the mappings' names and build ID.
 # The unwinder's live Dwfls (one per process, up to 64) each hold a copy
 # of the file's descriptor: they give them back, least recently used
-# first, before they take half the limit.  The limit on descriptors is
+# first, before they take half the limit.  And 60 copies of the program
+# (60 files), one a process: a quarter of the limit stays open, the
+# files used least recently closed and opened again when next used.  The limit on descriptors is
 # not set under a wrapper (valgrind), which needs descriptors of its
 # own, and 40 processes do there; the one on address space is not set
 # under the sanitizers either.
@@ -194,5 +196,29 @@ for w in main run_main mid_one mid_two leaf_mul leaf_xor thread_a \
 	 thread_b deep $dir/dwarfprog.c; do
 	grep -qxF "$w" spell.names || fail "$w is not in the pprof profile"
 done
+
+# 4. 60 copies of the program, 60 files: the unwinder keeps a quarter
+# of the limit open (7 of 30), those used least recently closed and
+# opened again when next used, where it kept all 60 and failed
+i=1
+while [ $i -le 60 ]; do
+	mkdir -p symfs$dir/copy/$i
+	cp symfs$dir/dwarfprog symfs$dir/copy/$i/dwarfprog
+	echo $dir/copy/$i/dwarfprog
+	i=$((i + 1))
+done > copies
+"$RESPELL" $dir/dwarfprog copies < true.data > copies.data ||
+	hard_error "tests/respell failed"
+rm -rf split
+mkdir split
+bounded 0 "$PERF2GPERF" --stats --no-fixup --symfs symfs --split \
+	copies.data split/%p.prof
+unwound err
+check_exit 0 "$GPERFCHECK" --dump split/*.prof
+stacks_dump out > copies.stacks
+cmp -s true.stacks copies.stacks || {
+	diff -u true.stacks copies.stacks | head -n 40 >&2
+	fail "the stacks of 60 copies are not those of the one program"
+}
 
 exit 0

@@ -46,7 +46,10 @@ struct bin {
 	uint8_t bid_size;	/* 0: the recording gives no build id */
 	int state;		/* 0 not looked for, 1 found, -1 not found */
 	char *file;		/* the file found */
-	int fd;			/* open on it (once), or -1 */
+	int fd;			/* open on it, or -1 (not yet or no
+				   longer: see unwinder.open) */
+	size_t open_at;		/* its index in unwinder.open */
+	uint64_t last_use;
 	struct dsofind *find;	/* the unwinder's, for its debug file */
 	struct bin_load {	/* its PT_LOAD segments */
 		uint64_t offset, vaddr, filesz, align;
@@ -106,7 +109,13 @@ struct unwinder {
 	 * FD_BUDGET (half the limit on open files) while the space
 	 * used least recently can give its own back. */
 	size_t held, fd_budget;
-	bool no_fds;		/* a dup() failed with EMFILE or ENFILE */
+	/* The bins open on their files, at most BIN_BUDGET (a quarter of
+	 * the limit on open files): the one used least recently is closed
+	 * before another is opened, and opened again when next used. */
+	struct bin **open;
+	size_t nopen, cap_open, bin_budget;
+	bool no_fds;		/* an open() or dup() failed with EMFILE
+				   or ENFILE */
 };
 
 /* ---- registers ---------------------------------------------------------- */
@@ -257,6 +266,73 @@ canonical(struct bin *b)
 	return b->same != NULL ? b->same : b;
 }
 
+/* Close B's descriptor, which UW's open list holds. */
+static void
+bin_close(struct unwinder *uw, struct bin *b)
+{
+	struct bin *last = uw->open[--uw->nopen];
+
+	uw->open[b->open_at] = last;
+	last->open_at = b->open_at;
+	close(b->fd);
+	b->fd = -1;
+}
+
+/* Put B, just opened, in UW's open list, closing the bin used least
+ * recently first if the list is full.  Out of memory, B is closed. */
+static void
+bin_opened(struct unwinder *uw, struct bin *b)
+{
+	size_t i, lru = 0;
+
+	if (uw->nopen >= uw->bin_budget && uw->nopen > 0) {
+		for (i = 1; i < uw->nopen; i++)
+			if (uw->open[i]->last_use < uw->open[lru]->last_use)
+				lru = i;
+		bin_close(uw, uw->open[lru]);
+	}
+	if (uw->nopen == uw->cap_open) {
+		struct bin **v = grow(uw->open, &uw->cap_open, uw->nopen + 1,
+				      sizeof(*v), 16);
+
+		if (v == NULL) {
+			close(b->fd);
+			b->fd = -1;
+			return;
+		}
+		uw->open = v;
+	}
+	b->open_at = uw->nopen;
+	uw->open[uw->nopen++] = b;
+}
+
+/* B's descriptor, B opened again if its descriptor was closed: the file
+ * must be the one found (its device and inode).  -1 if it cannot be. */
+static int
+bin_fd(struct unwinder *uw, struct bin *b)
+{
+	struct stat st;
+	int fd;
+
+	b->last_use = ++uw->clock;
+	if (b->fd >= 0)
+		return b->fd;
+	fd = input_regular_fd(b->file, NULL);
+	if (fd < 0) {
+		uw->no_fds |= errno == EMFILE || errno == ENFILE;
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || st.st_dev != b->dev ||
+	    st.st_ino != b->ino) {
+		/* another file there now: the one found is gone */
+		close(fd);
+		return -1;
+	}
+	b->fd = fd;
+	bin_opened(uw, b);
+	return b->fd;
+}
+
 /*
  * B (index I), just found: if another bin found the same file (another
  * spelling of its path: /usr/lib/./x, /usr//lib/x), B closes its copy
@@ -272,8 +348,12 @@ same_file(struct unwinder *uw, struct bin *b, uint32_t i)
 	uint32_t k;
 
 	if (fstat(b->fd, &st) != 0 ||
-	    hashtab_reserve(&uw->ident_index, uw->ident_index.n + 1) < 0)
+	    hashtab_reserve(&uw->ident_index, uw->ident_index.n + 1) < 0) {
+		/* B keeps its own descriptor, closed with it */
+		b->dev = 0;
+		b->ino = 0;
 		return;
+	}
 	b->dev = st.st_dev;
 	b->ino = st.st_ino;
 	h = hashtab_hash64((uint64_t)st.st_dev * 0x100000001b3ULL ^
@@ -288,6 +368,8 @@ same_file(struct unwinder *uw, struct bin *b, uint32_t i)
 			return;
 		}
 	hashtab_insert(&uw->ident_index, &it, i);
+	b->last_use = ++uw->clock;
+	bin_opened(uw, b);
 }
 
 /* The binary of mapping M, looked for the first time it is asked for;
@@ -402,7 +484,9 @@ report_module(struct uspace *us, uint64_t pc)
 	 * spaces used least recently give theirs back first. */
 	while (us->uw->held >= us->uw->fd_budget && forget_lru(us->uw, us))
 		;
-	fd = dup(b->fd);
+	fd = bin_fd(us->uw, b);
+	if (fd >= 0)
+		fd = dup(fd);
 	if (fd < 0) {
 		us->uw->no_fds |= errno == EMFILE || errno == ENFILE;
 		return NULL;
@@ -705,12 +789,18 @@ unwind_open(const struct unwind_opts *o, const struct perf_header_info *info,
 	if (uw == NULL)
 		return NULL;
 	/* Half the limit on open files (the front end raised it to the
-	 * hard limit) for the modules of the live Dwfls. */
+	 * hard limit) for the modules of the live Dwfls, a quarter for
+	 * the binaries open, the rest for the input, the outputs and the
+	 * debug files looked for. */
 	uw->fd_budget = SIZE_MAX;
+	uw->bin_budget = SIZE_MAX;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 < SIZE_MAX)
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 < SIZE_MAX) {
 		uw->fd_budget = rl.rlim_cur >= 2 ? (size_t)(rl.rlim_cur / 2)
 						 : 1;
+		uw->bin_budget = rl.rlim_cur >= 4 ? (size_t)(rl.rlim_cur / 4)
+						  : 1;
+	}
 	uw->o = *o;
 	uw->info = info;
 	uw->big_endian = big_endian;
@@ -779,6 +869,7 @@ unwind_close(struct unwinder *uw)
 		bin_free(uw->bins[i]);
 	free(uw->spaces);
 	free(uw->bins);
+	free(uw->open);
 	hashtab_free(&uw->bin_index);
 	hashtab_free(&uw->ident_index);
 	buildids_free(&uw->bids);
