@@ -204,6 +204,48 @@ spend(struct dwlines *d)
 	return true;
 }
 
+/*
+ * Whether ELF's string sections of DWARF (.debug_str, .debug_line_str,
+ * as libdw holds them once it began: inflated) end in a NUL.  libdw
+ * 0.188 reads a line table's file names with strlen() and would read
+ * past the end of one that does not.
+ */
+static bool
+strings_end(Elf *elf)
+{
+	static const char *const names[] = {
+		".debug_str", ".debug_line_str", ".zdebug_str",
+		".zdebug_line_str",
+	};
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, i;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+		Elf_Data *data;
+
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name == NULL)
+			continue;
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strcmp(name, names[i]) == 0)
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (data != NULL && data->d_size > 0 &&
+		    (data->d_buf == NULL ||
+		     ((const char *)data->d_buf)[data->d_size - 1] != '\0'))
+			return false;
+	}
+	return true;
+}
+
 struct dwlines *
 dwlines_open(Elf *elf)
 {
@@ -212,6 +254,10 @@ dwlines_open(Elf *elf)
 
 	if (dw == NULL)
 		return NULL;
+	if (!strings_end(elf)) {
+		dwarf_end(dw);
+		return NULL;
+	}
 	d = calloc(1, sizeof(*d));
 	if (d == NULL) {
 		dwarf_end(dw);
