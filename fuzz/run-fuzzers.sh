@@ -56,7 +56,8 @@ seed fuzz-symbols "$srcdir"/testdata/symbols/kallsyms
 cp fuzz/symfs/opt/p2g-fixture/dwarfprog fuzz/fuzz-symbols.seeds/
 # and hostile ELF files (tests/mkelf, see run-hostile-binaries.sh): a
 # DWARF function of many one-byte DIEs, scopes and functions sharing one
-# range list, a wide level of inlined functions, symbols that share one
+# range list, a wide level of inlined functions (with .debug_aranges and
+# without), symbols that share one
 # name, a demangler bomb, names with newlines and bytes that are not
 # UTF-8, a stripped file with a debug link
 if make tests/mkelf > /dev/null 2>&1; then
@@ -66,6 +67,8 @@ if make tests/mkelf > /dev/null 2>&1; then
 		tests/mkelf $h/elf-ranges
 	printf 'sym f 0x400100 0xf00\ndwarf-inlines 30\n' |
 		tests/mkelf $h/elf-inlines
+	printf 'sym f 0x400100 0xf00\ndwarf-inlines 30\nnoaranges\n' |
+		tests/mkelf $h/elf-noaranges
 	{
 		printf 'sym %s 0x400100 16\n' \
 			"$(awk 'BEGIN { while (n++ < 1024) printf "g" }')"
