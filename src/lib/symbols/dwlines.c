@@ -10,11 +10,12 @@
 
 #include "demangle.h"
 #include "dwlines.h"
+#include "dwranges.h"
+#include "dwscopes.h"
 #include "grow.h"
 #include "hashtab.h"
 
-/* More inlining than any compiler does: a deeper chain is cut. */
-#define DWLINES_MAX_DEPTH 64
+#define DWLINES_MAX_DEPTH DWSCOPES_MAX_DEPTH
 
 /*
  * The work a file's DWARF may cost, over all its lookups: DIEs looked
@@ -29,36 +30,6 @@
 #define DWLINES_WORK_PER_BYTE 16
 #define DWLINES_WORK_MIN (1UL << 20)
 
-/* No node, list or table. */
-#define DWLINES_NONE UINT32_MAX
-
-/*
- * Ranges are kept as sets of spans sorted by their start, each with the
- * largest end of itself and of those before it (top): a set holds an
- * address exactly when the last span starting at or below it has a top
- * above it, one binary search, overlapping spans or not.
- */
-struct span {
-	uint64_t lo, hi, top;
-};
-
-/*
- * A range list (DW_AT_ranges) read once, however many DIEs name it: its
- * key is its CU and the form and value of the attribute, which are all
- * dwarf_ranges() reads it from.  Thousands of scopes or functions may
- * share one long list.
- */
-struct rlist {
-	Dwarf_Off cu;
-	Dwarf_Word value;
-	unsigned int form;
-	struct span *v;
-	size_t n;
-	bool in_fns;		/* its spans are in its CU's function index, */
-	Dwarf_Off fn_die;	/* for this function: the last naming it */
-	uint64_t mark;		/* the last level table that met it */
-};
-
 /* The functions of one CU by address: each range of each subprogram
  * (a function split into .cold parts has several), read once, so that a
  * lookup is a binary search and not a walk over the CU's DIEs.  A range
@@ -68,7 +39,8 @@ struct rlist {
 struct fn_range {
 	uint64_t lo, hi;
 	Dwarf_Off die;
-	uint32_t list;		/* the shared list it is from, or NONE */
+	uint32_t list;		/* the shared list it is from, or
+				   DWRANGES_NONE */
 	bool by_symbol;		/* named by its ELF symbol from now on */
 };
 
@@ -76,69 +48,6 @@ struct cu_index {
 	Dwarf_Off cu;
 	struct fn_range *v;
 	size_t n, cap;
-};
-
-/*
- * The scopes of one function, indexed by its first lookup, so that the
- * others never walk its DIEs: the function and, in preorder, the
- * subprograms, inlined subroutines, lexical, try and catch blocks in
- * it, as the walk over its DIEs meets them (each DIE and each range
- * entry one unit of work).  A namespace, module, class, structure or
- * union is no scope: its children are those of the level it is in, in
- * DIE order.  A scope's children are the nodes from the next one on,
- * each followed by its subtree: the next sibling of node C is node
- * v[C].end, and the level of P ends at v[P].end.  Scopes without any
- * range are left out with what is in them (no address reaches them),
- * and so are those below DWLINES_MAX_DEPTH * 2 levels.
- *
- * A lookup goes down from the function: at each level the first child
- * in DIE order whose ranges hold the address, until none does.  A child
- * sharing the range list of a sibling before it can never be the first
- * (dead).  A level of DWLINES_LEVEL_MIN children or more has a table:
- * the spans of its live children with short range sets, sorted, when
- * they do not overlap (a binary search finds the one such child holding
- * the address), and its other live children in DIE order (longs: those
- * with long lists, or every live child when the spans overlap), each
- * tried in turn for one unit of work, up to the child the search found.
- * A smaller level is tried child by child.
- */
-#define DWLINES_LEVEL_MIN 8
-#define DWLINES_SHORT 8
-
-struct scope {
-	Dwarf_Off die;
-	uint32_t end;		/* past its subtree: its next sibling */
-	uint32_t list;		/* its ranges: d->lists[list], or NONE and */
-	uint32_t first, n;	/* fi->spans[first, first + n) */
-	uint32_t level;		/* its children's table, or NONE */
-	bool inlined;
-	bool dead;		/* shares the list of a sibling before it */
-};
-
-/* A span of a child, in a level table. */
-struct piece {
-	uint64_t lo, hi;
-	uint32_t node;
-};
-
-struct level {
-	uint32_t first, n;	/* fi->pieces, sorted by lo */
-	uint32_t lfirst, nl;	/* fi->longs, in DIE order */
-};
-
-struct fn_index {
-	Dwarf_Off die;
-	bool cut;		/* the work ran out while it was made */
-	struct scope *v;
-	size_t n, cap;
-	struct span *spans;	/* the ranges of scopes, not shared */
-	size_t nspans, cap_spans;
-	struct piece *pieces;
-	size_t npieces, cap_pieces;
-	uint32_t *longs;
-	size_t nlongs, cap_longs;
-	struct level *levels;
-	size_t nlevels, cap_levels;
 };
 
 /* A demangled name given out, kept for its DIE. */
@@ -157,16 +66,11 @@ struct unit_range {
 
 struct dwlines {
 	Dwarf *dw;
-	uint64_t work;		/* units of work left (see above) */
+	struct dwwork work;	/* units of work left (see above) */
 	struct cu_index *cus;	/* sorted by cu */
 	size_t ncus, cap;
-	struct rlist *lists;	/* by key in list_index */
-	size_t nlists, cap_lists;
-	struct hashtab list_index;
-	uint64_t marks;		/* level tables made */
-	struct fn_index *fns;	/* by die in fn_index */
-	size_t nfns, cap_fns;
-	struct hashtab fn_index;
+	struct dwranges ranges;	/* the range lists read */
+	struct dwscopes scopes;	/* the functions' scopes indexed */
 	struct dwname *names;	/* by die in name_index */
 	size_t nnames, cap_names;
 	struct hashtab name_index;
@@ -192,16 +96,6 @@ sections_size(Elf *elf)
 		    sh.sh_size < (UINT64_MAX >> 8) - n)
 			n += sh.sh_size;
 	return n;
-}
-
-/* Take one unit of D's work; false once there is none left. */
-static bool
-spend(struct dwlines *d)
-{
-	if (d->work == 0)
-		return false;
-	d->work--;
-	return true;
 }
 
 /*
@@ -264,19 +158,13 @@ dwlines_open(Elf *elf)
 		return NULL;
 	}
 	d->dw = dw;
-	d->work = DWLINES_WORK_MIN + DWLINES_WORK_PER_BYTE * sections_size(elf);
+	d->work.left = DWLINES_WORK_MIN +
+		       DWLINES_WORK_PER_BYTE * sections_size(elf);
+	d->scopes.ranges = &d->ranges;
+	d->scopes.work = &d->work;
 	return d;
 }
 
-static void
-fn_index_free(struct fn_index *fi)
-{
-	free(fi->v);
-	free(fi->spans);
-	free(fi->pieces);
-	free(fi->longs);
-	free(fi->levels);
-}
 
 void
 dwlines_free(struct dwlines *d)
@@ -288,14 +176,8 @@ dwlines_free(struct dwlines *d)
 	for (i = 0; i < d->ncus; i++)
 		free(d->cus[i].v);
 	free(d->cus);
-	for (i = 0; i < d->nlists; i++)
-		free(d->lists[i].v);
-	free(d->lists);
-	hashtab_free(&d->list_index);
-	for (i = 0; i < d->nfns; i++)
-		fn_index_free(&d->fns[i]);
-	free(d->fns);
-	hashtab_free(&d->fn_index);
+	dwranges_free(&d->ranges);
+	dwscopes_free(&d->scopes);
 	for (i = 0; i < d->nnames; i++)
 		free(d->names[i].name);
 	free(d->names);
@@ -327,15 +209,16 @@ units_read(struct dwlines *d)
 	size_t i;
 
 	d->units_read = true;
-	while (spend(d) && dwarf_get_units(d->dw, unit, &unit, &version,
-					    &type, &cudie, &sub) == 0) {
+	while (dwwork_spend(&d->work) &&
+	       dwarf_get_units(d->dw, unit, &unit, &version, &type, &cudie,
+			       &sub) == 0) {
 		Dwarf_Addr base, lo, hi;
 		ptrdiff_t r = 0;
 
 		if (type != DW_UT_compile && type != DW_UT_partial &&
 		    type != DW_UT_skeleton)
 			continue;
-		while (spend(d) &&
+		while (dwwork_spend(&d->work) &&
 		       (r = dwarf_ranges(&cudie, r, &base, &lo, &hi)) > 0) {
 			struct unit_range *v;
 
@@ -391,7 +274,8 @@ unit_of(struct dwlines *d, uint64_t addr, Dwarf_Die *cu, bool *nomem)
 	}
 	/* back over the ranges that start before ADDR while one of them
 	 * may reach it */
-	while (lo > 0 && d->units[lo - 1].hi_max > addr && spend(d)) {
+	while (lo > 0 && d->units[lo - 1].hi_max > addr &&
+	       dwwork_spend(&d->work)) {
 		const struct unit_range *u = &d->units[--lo];
 
 		if (addr < u->hi)
@@ -412,149 +296,6 @@ cu_file(Dwarf_Die *cu, Dwarf_Word idx)
 	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
-static int
-cmp_span(const void *x, const void *y)
-{
-	const struct span *a = x, *b = y;
-
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	return a->hi < b->hi ? -1 : a->hi > b->hi;
-}
-
-/* Sort the N spans of V and set their tops (see struct span). */
-static void
-spans_sort(struct span *v, size_t n)
-{
-	uint64_t top = 0;
-	size_t i;
-
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_span);
-	for (i = 0; i < n; i++) {
-		if (v[i].hi > top)
-			top = v[i].hi;
-		v[i].top = top;
-	}
-}
-
-/* Whether the N sorted spans of V hold ADDR. */
-static bool
-spans_hold(const struct span *v, size_t n, uint64_t addr)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > 0 && v[lo - 1].top > addr;
-}
-
-/* Append DIE's ranges (dwarf_ranges(), the empty ones left out) to *V,
- * of *N spans and room for *CAP, each entry read one unit of work.  0,
- * 1 when the work ran out, -1 when out of memory. */
-static int
-read_ranges(struct dwlines *d, Dwarf_Die *die, struct span **v, size_t *n,
-	    size_t *cap)
-{
-	Dwarf_Addr base, lo, hi;
-	ptrdiff_t r = 0;
-
-	while ((r = dwarf_ranges(die, r, &base, &lo, &hi)) > 0) {
-		if (!spend(d))
-			return 1;
-		if (hi <= lo)
-			continue;
-		if (*n == *cap) {
-			struct span *nv = grow(*v, cap, *n + 1, sizeof(**v),
-					       16);
-
-			if (nv == NULL)
-				return -1;
-			*v = nv;
-		}
-		(*v)[*n].lo = lo;
-		(*v)[*n].hi = hi;
-		(*n)++;
-	}
-	return 0;
-}
-
-static uint64_t
-list_hash(Dwarf_Off cu, unsigned int form, Dwarf_Word value)
-{
-	return hashtab_hash64(hashtab_hash64(hashtab_hash64(cu) ^ value) ^
-			      form);
-}
-
-/*
- * Into *OUT, the index in D->lists of the range list DIE's DW_AT_ranges
- * names, read (sorted) when first asked for; NONE when DIE has no
- * DW_AT_ranges that reads as a number (its ranges are then its own).
- * 0, 1 when the work ran out (the list is then cut short, but no lookup
- * is made any more), -1 when out of memory.
- */
-static int
-shared_list(struct dwlines *d, Dwarf_Die *die, uint32_t *out)
-{
-	Dwarf_Attribute a;
-	Dwarf_Word value;
-	Dwarf_Die cudie;
-	Dwarf_Off cu;
-	struct hashtab_iter it;
-	struct rlist *l;
-	unsigned int form;
-	size_t cap = 0;
-	uint64_t h;
-	uint32_t i;
-	int rc;
-
-	*out = DWLINES_NONE;
-	if (dwarf_attr(die, DW_AT_ranges, &a) == NULL ||
-	    dwarf_formudata(&a, &value) != 0 ||
-	    dwarf_diecu(die, &cudie, NULL, NULL) == NULL)
-		return 0;
-	cu = dwarf_dieoffset(&cudie);
-	form = dwarf_whatform(&a);
-	h = list_hash(cu, form, value);
-	if (hashtab_reserve(&d->list_index, d->nlists + 1) < 0)
-		return -1;
-	for (i = hashtab_probe(&d->list_index, h, &it); i != HASHTAB_NONE;
-	     i = hashtab_next(&d->list_index, &it))
-		if (d->lists[i].cu == cu && d->lists[i].form == form &&
-		    d->lists[i].value == value) {
-			*out = i;
-			return 0;
-		}
-	if (d->nlists >= DWLINES_NONE - 1)
-		return -1;
-	if (d->nlists == d->cap_lists) {
-		l = grow(d->lists, &d->cap_lists, d->nlists + 1, sizeof(*l),
-			 16);
-		if (l == NULL)
-			return -1;
-		d->lists = l;
-	}
-	l = &d->lists[d->nlists];
-	memset(l, 0, sizeof(*l));
-	l->cu = cu;
-	l->form = form;
-	l->value = value;
-	rc = read_ranges(d, die, &l->v, &l->n, &cap);
-	if (rc < 0) {
-		free(l->v);
-		return -1;
-	}
-	spans_sort(l->v, l->n);
-	hashtab_insert(&d->list_index, &it, (uint32_t)d->nlists);
-	*out = (uint32_t)d->nlists++;
-	return rc;
-}
 
 /* Add to CI the ranges of the subprogram DIE at OFF: 0, 1 when the
  * work ran out, -1 when out of memory. */
@@ -567,10 +308,10 @@ index_function(struct dwlines *d, struct cu_index *ci, Dwarf_Die *die,
 	uint32_t k;
 	int rc;
 
-	if ((rc = shared_list(d, die, &k)) != 0)
+	if ((rc = dwranges_list(&d->ranges, &d->work, die, &k)) != 0)
 		return rc;
-	if (k != DWLINES_NONE) {
-		struct rlist *l = &d->lists[k];
+	if (k != DWRANGES_NONE) {
+		struct rlist *l = &d->ranges.lists[k];
 
 		l->fn_die = off;
 		if (l->in_fns)
@@ -579,7 +320,7 @@ index_function(struct dwlines *d, struct cu_index *ci, Dwarf_Die *die,
 		src = l->v;
 		n = l->n;
 	} else {
-		rc = read_ranges(d, die, &own, &n, &cap);
+		rc = dwranges_read(&d->work, die, &own, &n, &cap);
 		if (rc < 0) {
 			free(own);
 			return -1;
@@ -625,7 +366,8 @@ index_children(struct dwlines *d, struct cu_index *ci, Dwarf_Die *parent,
 		Dwarf_Off off = dwarf_dieoffset(&child);
 		int rc;
 
-		if ((*budget)-- == 0 || off <= last || !spend(d))
+		if ((*budget)-- == 0 || off <= last ||
+		    !dwwork_spend(&d->work))
 			return 0;
 		last = off;
 		switch (dwarf_tag(&child)) {
@@ -699,8 +441,8 @@ cu_index(struct dwlines *d, Dwarf_Die *cudie)
 	rc = index_children(d, ci, cudie, 0, &budget);
 	/* a shared list's spans go to the last function naming it */
 	for (i = 0; i < ci->n; i++)
-		if (ci->v[i].list != DWLINES_NONE)
-			ci->v[i].die = d->lists[ci->v[i].list].fn_die;
+		if (ci->v[i].list != DWRANGES_NONE)
+			ci->v[i].die = d->ranges.lists[ci->v[i].list].fn_die;
 	if (ci->n > 1)
 		qsort(ci->v, ci->n, sizeof(*ci->v), cmp_range);
 	return rc < 0 ? NULL : ci;	/* kept, with what was read */
@@ -728,377 +470,6 @@ cu_function(struct dwlines *d, const struct cu_index *ci, uint64_t addr,
 	return NULL;
 }
 
-static int build_children(struct dwlines *d, struct fn_index *fi,
-			  Dwarf_Die *parent, int depth);
-
-/* Add the scope DIE of tag TAG, DEPTH levels down, and its subtree to
- * FI: 0, 1 when the work ran out, -1 when out of memory. */
-static int
-add_scope(struct dwlines *d, struct fn_index *fi, Dwarf_Die *die, int tag,
-	  int depth)
-{
-	size_t first = fi->nspans;
-	struct scope *s;
-	uint32_t list, i;
-	int rc;
-
-	if ((rc = shared_list(d, die, &list)) != 0)
-		return rc;
-	if (list == DWLINES_NONE) {
-		rc = read_ranges(d, die, &fi->spans, &fi->nspans,
-				 &fi->cap_spans);
-		if (rc != 0)
-			return rc;
-		if (fi->nspans == first)
-			return 0;	/* no address is in it */
-		spans_sort(&fi->spans[first], fi->nspans - first);
-	} else if (d->lists[list].n == 0) {
-		return 0;
-	}
-	if (fi->n >= DWLINES_NONE - 1 || fi->nspans >= DWLINES_NONE)
-		return -1;
-	if (fi->n == fi->cap) {
-		s = grow(fi->v, &fi->cap, fi->n + 1, sizeof(*s), 64);
-		if (s == NULL)
-			return -1;
-		fi->v = s;
-	}
-	i = (uint32_t)fi->n++;
-	s = &fi->v[i];
-	s->die = dwarf_dieoffset(die);
-	s->list = list;
-	s->first = (uint32_t)first;
-	s->n = (uint32_t)(fi->nspans - first);
-	s->level = DWLINES_NONE;
-	s->inlined = tag == DW_TAG_inlined_subroutine;
-	s->dead = false;
-	rc = build_children(d, fi, die, depth + 1);
-	fi->v[i].end = (uint32_t)fi->n;
-	return rc;
-}
-
-/* Add the scopes among PARENT's children, DEPTH levels down, to FI (the
- * children of namespaces, classes and modules there among them): 0, 1
- * when the work ran out, -1 when out of memory.  A sibling that is not
- * after the one before (damaged DWARF) ends the level. */
-static int
-build_children(struct dwlines *d, struct fn_index *fi, Dwarf_Die *parent,
-	       int depth)
-{
-	Dwarf_Die child;
-	Dwarf_Off last = 0;
-	int rc = 0;
-
-	if (depth >= 2 * DWLINES_MAX_DEPTH || dwarf_child(parent, &child) != 0)
-		return 0;
-	do {
-		Dwarf_Off off = dwarf_dieoffset(&child);
-		int tag = dwarf_tag(&child);
-
-		if (off <= last)
-			return 0;
-		if (!spend(d))
-			return 1;
-		last = off;
-		switch (tag) {
-		case DW_TAG_subprogram:
-		case DW_TAG_inlined_subroutine:
-		case DW_TAG_lexical_block:
-		case DW_TAG_try_block:
-		case DW_TAG_catch_block:
-			rc = add_scope(d, fi, &child, tag, depth);
-			break;
-		case DW_TAG_namespace:
-		case DW_TAG_module:
-		case DW_TAG_class_type:
-		case DW_TAG_structure_type:
-		case DW_TAG_union_type:
-			/* definitions nested in these (as clang puts
-			 * them) have no range of their own around them */
-			rc = build_children(d, fi, &child, depth + 1);
-			break;
-		default:
-			break;
-		}
-		if (rc != 0)
-			return rc;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return 0;
-}
-
-/* The spans of FI's node C, into *N. */
-static const struct span *
-scope_spans(const struct dwlines *d, const struct fn_index *fi, uint32_t c,
-	    size_t *n)
-{
-	const struct scope *s = &fi->v[c];
-
-	if (s->list != DWLINES_NONE) {
-		*n = d->lists[s->list].n;
-		return d->lists[s->list].v;
-	}
-	*n = s->n;
-	return &fi->spans[s->first];
-}
-
-static int
-cmp_piece(const void *x, const void *y)
-{
-	const struct piece *a = x, *b = y;
-
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	return a->node < b->node ? -1 : a->node > b->node;
-}
-
-/* Append node V to FI->longs: -1 when out of memory. */
-static int
-push_long(struct fn_index *fi, uint32_t v)
-{
-	if (fi->nlongs >= DWLINES_NONE)
-		return -1;
-	if (fi->nlongs == fi->cap_longs) {
-		uint32_t *nv = grow(fi->longs, &fi->cap_longs, fi->nlongs + 1,
-				    sizeof(*nv), 16);
-
-		if (nv == NULL)
-			return -1;
-		fi->longs = nv;
-	}
-	fi->longs[fi->nlongs++] = v;
-	return 0;
-}
-
-/* Mark the dead children of FI's node P and, if it has
- * DWLINES_LEVEL_MIN children or more, make their table (see struct
- * fn_index): -1 when out of memory. */
-static int
-make_level(struct dwlines *d, struct fn_index *fi, uint32_t p)
-{
-	uint64_t mark = ++d->marks;
-	size_t nchildren = 0, pfirst = fi->npieces, lfirst = fi->nlongs, i;
-	uint32_t c, end = fi->v[p].end;
-	bool overlap = false;
-	uint64_t top = 0;
-	struct level *lv;
-
-	for (c = p + 1; c < end; c = fi->v[c].end) {
-		uint32_t k = fi->v[c].list;
-
-		nchildren++;
-		if (k == DWLINES_NONE)
-			continue;
-		if (d->lists[k].mark == mark)
-			fi->v[c].dead = true;
-		d->lists[k].mark = mark;
-	}
-	if (nchildren < DWLINES_LEVEL_MIN)
-		return 0;
-	for (c = p + 1; c < end; c = fi->v[c].end) {
-		const struct span *v;
-		size_t n;
-
-		if (fi->v[c].dead)
-			continue;
-		v = scope_spans(d, fi, c, &n);
-		if (n > DWLINES_SHORT) {
-			if (push_long(fi, c) < 0)
-				return -1;
-			continue;
-		}
-		if (fi->npieces + n > fi->cap_pieces) {
-			struct piece *nv = grow(fi->pieces, &fi->cap_pieces,
-						fi->npieces + n, sizeof(*nv),
-						64);
-
-			if (nv == NULL)
-				return -1;
-			fi->pieces = nv;
-		}
-		for (i = 0; i < n; i++) {
-			fi->pieces[fi->npieces].lo = v[i].lo;
-			fi->pieces[fi->npieces].hi = v[i].hi;
-			fi->pieces[fi->npieces].node = c;
-			fi->npieces++;
-		}
-	}
-	if (fi->npieces - pfirst > 1)
-		qsort(&fi->pieces[pfirst], fi->npieces - pfirst,
-		      sizeof(*fi->pieces), cmp_piece);
-	for (i = pfirst; i < fi->npieces && !overlap; i++) {
-		if (i > pfirst && fi->pieces[i].lo < top)
-			overlap = true;
-		if (fi->pieces[i].hi > top)
-			top = fi->pieces[i].hi;
-	}
-	if (overlap) {
-		/* every live child tried in turn */
-		fi->npieces = pfirst;
-		fi->nlongs = lfirst;
-		for (c = p + 1; c < end; c = fi->v[c].end)
-			if (!fi->v[c].dead && push_long(fi, c) < 0)
-				return -1;
-	}
-	if (fi->npieces >= DWLINES_NONE || fi->nlevels >= DWLINES_NONE - 1)
-		return -1;
-	if (fi->nlevels == fi->cap_levels) {
-		lv = grow(fi->levels, &fi->cap_levels, fi->nlevels + 1,
-			  sizeof(*lv), 16);
-		if (lv == NULL)
-			return -1;
-		fi->levels = lv;
-	}
-	lv = &fi->levels[fi->nlevels];
-	lv->first = (uint32_t)pfirst;
-	lv->n = (uint32_t)(fi->npieces - pfirst);
-	lv->lfirst = (uint32_t)lfirst;
-	lv->nl = (uint32_t)(fi->nlongs - lfirst);
-	fi->v[p].level = (uint32_t)fi->nlevels++;
-	return 0;
-}
-
-/* Make FI, the index of the function FN (see struct fn_index): 0, 1
- * when the work ran out, -1 when out of memory. */
-static int
-fn_index_make(struct dwlines *d, struct fn_index *fi, Dwarf_Die *fn)
-{
-	uint32_t p;
-	int rc;
-
-	fi->v = malloc(64 * sizeof(*fi->v));
-	if (fi->v == NULL)
-		return -1;
-	fi->cap = 64;
-	fi->n = 1;
-	memset(&fi->v[0], 0, sizeof(fi->v[0]));
-	fi->v[0].die = fi->die;
-	fi->v[0].list = DWLINES_NONE;
-	fi->v[0].level = DWLINES_NONE;
-	rc = build_children(d, fi, fn, 1);
-	fi->v[0].end = (uint32_t)fi->n;
-	if (rc != 0)
-		return rc;
-	for (p = 0; p < fi->n; p++)
-		if (fi->v[p].end > p + 1 && make_level(d, fi, p) < 0)
-			return -1;
-	return 0;
-}
-
-/* The scope index of the function FN, made when first asked for; NULL
- * when out of memory or out of work. */
-static const struct fn_index *
-fn_index(struct dwlines *d, Dwarf_Die *fn)
-{
-	Dwarf_Off off = dwarf_dieoffset(fn);
-	uint64_t h = hashtab_hash64(off);
-	struct hashtab_iter it;
-	struct fn_index *fi;
-	uint32_t i;
-	int rc;
-
-	if (hashtab_reserve(&d->fn_index, d->nfns + 1) < 0)
-		return NULL;
-	for (i = hashtab_probe(&d->fn_index, h, &it); i != HASHTAB_NONE;
-	     i = hashtab_next(&d->fn_index, &it))
-		if (d->fns[i].die == off)
-			return d->fns[i].cut ? NULL : &d->fns[i];
-	if (d->nfns >= DWLINES_NONE - 1)
-		return NULL;
-	if (d->nfns == d->cap_fns) {
-		fi = grow(d->fns, &d->cap_fns, d->nfns + 1, sizeof(*fi), 16);
-		if (fi == NULL)
-			return NULL;
-		d->fns = fi;
-	}
-	fi = &d->fns[d->nfns];
-	memset(fi, 0, sizeof(*fi));
-	fi->die = off;
-	rc = fn_index_make(d, fi, fn);
-	if (rc < 0) {
-		fn_index_free(fi);
-		return NULL;
-	}
-	/* kept when cut (the work is spent: no lookup comes any more) */
-	fi->cut = rc > 0;
-	hashtab_insert(&d->fn_index, &it, (uint32_t)d->nfns++);
-	return fi->cut ? NULL : fi;
-}
-
-/* Whether the ranges of FI's node C hold ADDR. */
-static bool
-scope_holds(const struct dwlines *d, const struct fn_index *fi, uint32_t c,
-	    uint64_t addr)
-{
-	const struct span *v;
-	size_t n;
-
-	v = scope_spans(d, fi, c, &n);
-	return spans_hold(v, n, addr);
-}
-
-/* The first child of FI's node P in DIE order whose ranges hold ADDR,
- * or NONE (also when the work runs out). */
-static uint32_t
-level_find(struct dwlines *d, const struct fn_index *fi, uint32_t p,
-	   uint64_t addr)
-{
-	const struct scope *s = &fi->v[p];
-	const struct level *lv;
-	uint32_t c, found = DWLINES_NONE, i;
-	size_t lo, hi;
-
-	if (s->level == DWLINES_NONE) {
-		for (c = p + 1; c < s->end; c = fi->v[c].end) {
-			if (fi->v[c].dead)
-				continue;
-			if (!spend(d))
-				return DWLINES_NONE;
-			if (scope_holds(d, fi, c, addr))
-				return c;
-		}
-		return DWLINES_NONE;
-	}
-	lv = &fi->levels[s->level];
-	lo = lv->first;
-	hi = (size_t)lv->first + lv->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (fi->pieces[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo > lv->first && addr < fi->pieces[lo - 1].hi)
-		found = fi->pieces[lo - 1].node;
-	for (i = 0; i < lv->nl; i++) {
-		c = fi->longs[lv->lfirst + i];
-		if (c > found)
-			break;
-		if (!spend(d))
-			return DWLINES_NONE;
-		if (scope_holds(d, fi, c, addr))
-			return c;
-	}
-	return found;
-}
-
-/* Into CHAIN, the inlined subroutines that hold ADDR in the function of
- * FI, outermost first: their number. */
-static int
-fn_chain(struct dwlines *d, const struct fn_index *fi, uint64_t addr,
-	 Dwarf_Off *chain)
-{
-	uint32_t p = 0, c;
-	int n = 0;
-
-	while ((c = level_find(d, fi, p, addr)) != DWLINES_NONE) {
-		if (fi->v[c].inlined && n < DWLINES_MAX_DEPTH)
-			chain[n++] = fi->v[c].die;
-		p = c;
-	}
-	return n;
-}
 
 /* True for the languages whose DW_AT_name binutils takes for a linkage
  * name (its dwarf2.c non_mangled()): C, Ada, COBOL, Fortran 77, Pascal,
@@ -1157,7 +528,7 @@ dwarf_name(struct dwlines *d, Dwarf_Die *fn, bool alone, int lang,
 		return alone && !plain_names(lang) ? NULL : dwarf_diename(fn);
 	/* demangled once for each DIE, however often it is looked up */
 	if (hashtab_reserve(&d->name_index, d->nnames + 1) < 0 ||
-	    d->nnames >= DWLINES_NONE - 1)
+	    d->nnames >= DWRANGES_NONE - 1)
 		goto nomem;
 	for (i = hashtab_probe(&d->name_index, h, &it); i != HASHTAB_NONE;
 	     i = hashtab_next(&d->name_index, &it))
@@ -1185,7 +556,6 @@ int
 dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	       void *ctx, dwlines_alloc_fn alloc, struct sym_frame **out)
 {
-	const struct fn_index *fi;
 	struct cu_index *ci;
 	Dwarf_Off chain[DWLINES_MAX_DEPTH];
 	Dwarf_Die cu, fn;
@@ -1199,7 +569,7 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 
 	*out = NULL;
 	/* no work left: named by the symbol alone */
-	if (d->work == 0 || unit_of(d, addr, &cu, &nomem) == NULL)
+	if (d->work.left == 0 || unit_of(d, addr, &cu, &nomem) == NULL)
 		return nomem ? -1 : 0;
 	lang = dwarf_srclang(&cu);
 	line = dwarf_getsrc_die(&cu, addr);
@@ -1214,9 +584,9 @@ dwlines_frames(struct dwlines *d, uint64_t addr, const char *symbol,
 	if (ci == NULL)
 		return -1;
 	if ((r = cu_function(d, ci, addr, &fn)) != NULL) {
-		if ((fi = fn_index(d, &fn)) == NULL)
-			return d->work == 0 ? 0 : -1;
-		nchain = fn_chain(d, fi, addr, chain);
+		nchain = dwscopes_chain(&d->scopes, &fn, addr, chain);
+		if (nchain < 0)
+			return d->work.left == 0 ? 0 : -1;
 		/* Once binutils has named a function by its ELF symbol (at
 		 * an address with nothing inlined), its addr2line process,
 		 * which perf keeps for the file, names it so as the caller

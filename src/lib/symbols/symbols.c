@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "demangle.h"
@@ -20,12 +19,11 @@
 #include "elfsyms.h"
 #include "grow.h"
 #include "hashtab.h"
-#include "kallsyms.h"
+#include "kernsyms.h"
 #include "mapkind.h"
 #include "perfmap.h"
 #include "symbols.h"
 #include "symtab.h"
-#include "symtext.h"
 
 enum file_kind {
 	FILE_ELF,	/* a mapped ELF file */
@@ -78,7 +76,6 @@ struct frame_block {
 struct symbols {
 	struct sym_opts o;
 	struct dsofind *find;
-	bool no_fds;		/* a vmlinux could not be opened: EMFILE */
 	struct sfile *files;
 	size_t nfiles, cap_files;
 	struct hashtab file_index;
@@ -89,13 +86,7 @@ struct symbols {
 	struct hashtab entry_index;
 	struct frame_block *blocks;
 	/* the kernel's symbols, shared by the kernel and its modules */
-	bool kernel_tried;
-	struct symtab kernel;
-	uint64_t kernel_reloc;	/* added to a vmlinux's addresses */
-	uint8_t kernel_bid[DSOFIND_MAX_BUILD_ID];
-	size_t kernel_nbid;
-	const char *kernel_why;
-	char *kernel_source;	/* the file the kernel's symbols came from */
+	struct kernsyms kern;
 	/* the strings of o, copied */
 	char *symfs, *home, *vmlinux, *kallsyms, *hostname, *osrelease;
 	char **binaries;
@@ -104,11 +95,6 @@ struct symbols {
 static const char why_not_found[] = "not found";
 static const char why_differs[] = "build ID differs";
 static const char why_no_kernel[] = "kernel build ID not known yet";
-static const char why_no_kernel_bid[] =
-	"no vmlinux or kallsyms with the recorded build ID";
-static const char why_other_host[] =
-	"recorded on another machine or kernel, with no kernel build ID";
-static const char why_no_symbols[] = "no symbols";
 
 struct symbols *
 symbols_new(const struct sym_opts *o)
@@ -150,9 +136,9 @@ symbols_new(const struct sym_opts *o)
 	s->o.kernel_build_id_size = 0;
 	if (o->kernel_build_id != NULL && o->kernel_build_id_size > 0 &&
 	    o->kernel_build_id_size <= DSOFIND_MAX_BUILD_ID) {
-		memcpy(s->kernel_bid, o->kernel_build_id,
+		memcpy(s->kern.bid, o->kernel_build_id,
 		       o->kernel_build_id_size);
-		s->kernel_nbid = o->kernel_build_id_size;
+		s->kern.nbid = o->kernel_build_id_size;
 	}
 	(void)elf_version(EV_CURRENT);
 	s->find = dsofind_new(&s->o);
@@ -199,8 +185,7 @@ symbols_free(struct symbols *s)
 		s->blocks = b->next;
 		free(b);
 	}
-	symtab_free(&s->kernel);
-	free(s->kernel_source);
+	kernsyms_free(&s->kern);
 	dsofind_free(s->find);
 	free(s->symfs);
 	free(s->home);
@@ -522,224 +507,6 @@ load_elf(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 	return 0;
 }
 
-/* The running kernel's build ID matches the recorded one BID. */
-static bool
-running_kernel_is(const uint8_t *bid, size_t nbid)
-{
-	uint8_t run[DSOFIND_MAX_BUILD_ID];
-	size_t nrun;
-	char *buf;
-	size_t len;
-
-	if (symtext_slurp("/sys/kernel/notes", 1 << 20, &buf, &len) < 0)
-		return false;
-	nrun = kallsyms_notes_build_id((const unsigned char *)buf, len, run,
-				       sizeof(run));
-	free(buf);
-	return dsofind_same_build_id(run, nrun, bid, nbid);
-}
-
-/* The kernel's symbol address of "_text" or "_stext" in a vmlinux
- * table, for its relocation. */
-static bool
-vmlinux_symbol(const struct symtab *t, const char *name, uint64_t *addr)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		if (strcmp(symtab_name(t, &t->syms[i]), name) == 0) {
-			*addr = t->syms[i].start;
-			return true;
-		}
-	return false;
-}
-
-/* Whether the recording, which has no kernel build ID, was made on this
- * machine's running kernel: its host name and release are this
- * machine's (or S does not check them). */
-static bool
-running_kernel_here(const struct symbols *s)
-{
-	struct utsname u;
-
-	if (!s->o.check_host)
-		return true;
-	return s->o.hostname != NULL && s->o.osrelease != NULL &&
-	       uname(&u) == 0 && strcmp(u.nodename, s->o.hostname) == 0 &&
-	       strcmp(u.release, s->o.osrelease) == 0;
-}
-
-/* The kernel's symbols came from PATH.  0, or -1 when out of memory. */
-static int
-kernel_from(struct symbols *s, const char *path)
-{
-	s->kernel_why = NULL;
-	s->kernel_source = strdup(path);
-	return s->kernel_source != NULL ? 0 : -1;
-}
-
-/* The kernel's symbols from the vmlinux PATH if it has the build ID BID
- * (if not NULL): 1 if so, 0 if not, -1 when out of memory.  D is the
- * kernel's mapping, whose start is where the kernel was relocated to. */
-static int
-try_vmlinux(struct symbols *s, const struct sym_dso *d, const char *path,
-	    const uint8_t *bid)
-{
-	struct dsofind_file v;
-	enum dsofind_why w;
-	uint64_t a;
-	long r;
-
-	w = dsofind_open(path, bid, s->kernel_nbid, &v);
-	s->no_fds |= w == DSOFIND_NO_FDS;
-	if (w == DSOFIND_NOMEM || w == DSOFIND_NO_FDS)
-		return -1;
-	if (w == DSOFIND_BUILD_ID_DIFFERS)
-		s->kernel_why = why_differs;
-	if (w != DSOFIND_FOUND)
-		return 0;
-	r = elfsyms_read(v.elf, false, false, &s->kernel);
-	dsofind_close(&v);
-	if (r <= 0) {
-		symtab_free(&s->kernel);
-		s->kernel_why = why_no_symbols;
-		return r < 0 ? -1 : 0;
-	}
-	/* a relocated kernel: perf's reference symbol is where the
-	 * recording's kernel map starts (looked for before another symbol
-	 * at its address wins it) */
-	if (d != NULL && d->pgoff != 0 &&
-	    (vmlinux_symbol(&s->kernel, "_text", &a) ||
-	     vmlinux_symbol(&s->kernel, "_stext", &a)))
-		s->kernel_reloc = d->pgoff - a;
-	symtab_finish(&s->kernel, SYMTAB_ELF);
-	return kernel_from(s, path) < 0 ? -1 : 1;
-}
-
-/* The kernel's symbols from the kallsyms copy DIR SUB/[kernel.kallsyms]/
- * HEX/kallsyms (perf's cache layout): 1 if read, 0 if not (none there,
- * or not readable), -1 when out of memory. */
-static int
-cached_kallsyms(struct symbols *s, const char *dir, const char *sub,
-		const char *hex)
-{
-	size_t n = strlen(dir) + strlen(sub) + strlen(hex) + 32;
-	char *path = malloc(n);
-	long r;
-
-	if (path == NULL)
-		return -1;
-	snprintf(path, n, "%s%s/[kernel.kallsyms]/%s/kallsyms", dir, sub,
-		 hex);
-	r = kallsyms_read(path, &s->kernel);
-	if (r > 0) {
-		r = kernel_from(s, path);
-		free(path);
-		return r < 0 ? -1 : 1;
-	}
-	free(path);
-	symtab_free(&s->kernel);
-	return 0;
-}
-
-/*
- * The kernel's symbols: from a --kallsyms file, else the --vmlinux file
- * (with the recorded build ID), each of them and only it when given, as
- * perf 6.1 (dso__load_kernel_sym: "use it and only it"; a vmlinux of
- * another build ID names nothing, and MISSING hears of it), else a
- * vmlinux where perf looks for one
- * (./vmlinux, /boot, /usr/lib/debug/boot, /lib/modules/RELEASE/build,
- * /usr/lib/debug/lib/modules/RELEASE, for this machine's release; only
- * one with the recorded build ID, and none when none was recorded), the
- * kallsyms copy in perf's cache for the recorded build ID, or in a perf
- * archive tree unpacked into a --binaries directory, or /proc/kallsyms
- * when the running kernel is the recorded one (or nothing tells which
- * kernel was recorded).
- */
-static int
-load_kernel(struct symbols *s, const struct sym_dso *d)
-{
-	const uint8_t *bid = s->kernel_nbid ? s->kernel_bid : NULL;
-	char hex[2 * DSOFIND_MAX_BUILD_ID + 1];
-	const char *home = dsofind_home(s->find);
-	size_t i;
-	long r;
-
-	s->kernel_tried = true;
-	s->kernel_why = why_not_found;
-	if (s->o.kallsyms != NULL) {
-		r = kallsyms_read(s->o.kallsyms, &s->kernel);
-		if (r > 0)
-			return kernel_from(s, s->o.kallsyms);
-		symtab_free(&s->kernel);
-		return 0;
-	}
-	if (s->o.vmlinux != NULL) {
-		r = try_vmlinux(s, d, s->o.vmlinux, bid);
-		if (r == 0 && s->o.missing != NULL)
-			s->o.missing(s->o.missing_ctx, s->o.vmlinux,
-				     s->kernel_why);
-		return r < 0 ? -1 : 0;
-	}
-	if (bid != NULL) {
-		/* where perf looks for one, with the build ID checked */
-		/* before the release, and after it ("" for none) */
-		static const char *const where[][2] = {
-			{ "vmlinux", NULL }, { "/boot/vmlinux", NULL },
-			{ "/boot/vmlinux-", "" },
-			{ "/usr/lib/debug/boot/vmlinux-", "" },
-			{ "/lib/modules/", "/build/vmlinux" },
-			{ "/usr/lib/debug/lib/modules/", "/vmlinux" },
-			{ "/usr/lib/debug/boot/vmlinux-", ".debug" },
-		};
-		struct utsname u;
-		char p[512];
-
-		if (uname(&u) != 0)
-			u.release[0] = '\0';
-		for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
-			if (where[i][1] != NULL && u.release[0] == '\0')
-				continue;
-			snprintf(p, sizeof(p), "%s%s%s", where[i][0],
-				 where[i][1] != NULL ? u.release : "",
-				 where[i][1] != NULL ? where[i][1] : "");
-			r = try_vmlinux(s, d, p, bid);
-			if (r != 0)
-				return r < 0 ? -1 : 0;
-		}
-		s->kernel_why = why_not_found;
-	}
-	if (bid != NULL) {
-		dsofind_hex(bid, s->kernel_nbid, hex);
-		if (home != NULL &&
-		    (r = cached_kallsyms(s, home, "/.debug", hex)) != 0)
-			return r < 0 ? -1 : 0;
-		/* perf archive's tree, unpacked into a --binaries
-		 * directory */
-		for (i = 0; i < s->o.nbinaries; i++)
-			if ((r = cached_kallsyms(s, s->o.binaries[i], "",
-						 hex)) != 0)
-				return r < 0 ? -1 : 0;
-	}
-	if (bid != NULL ? running_kernel_is(bid, s->kernel_nbid)
-			: running_kernel_here(s)) {
-		r = kallsyms_read("/proc/kallsyms", &s->kernel);
-		if (r > 0)
-			return kernel_from(s, "/proc/kallsyms");
-		symtab_free(&s->kernel);
-	} else if (s->o.missing != NULL) {
-		/* said once: the kernel's frames and its modules' stay
-		 * unnamed, as perf leaves them ([unknown]) */
-		if (bid == NULL)
-			s->kernel_why = why_other_host;
-		else if (s->kernel_why != why_differs)
-			s->kernel_why = why_no_kernel_bid;
-		s->o.missing(s->o.missing_ctx, "[kernel.kallsyms]",
-			     s->kernel_why);
-	}
-	return 0;
-}
-
 static int
 load(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 {
@@ -748,28 +515,28 @@ load(struct symbols *s, struct sfile *f, const struct sym_dso *d)
 	case FILE_ELF:
 		return load_elf(s, f, d);
 	case FILE_KERNEL:
-		if (s->kernel_nbid == 0 && d->build_id != NULL &&
+		if (s->kern.nbid == 0 && d->build_id != NULL &&
 		    d->build_id_size > 0 &&
 		    d->build_id_size <= DSOFIND_MAX_BUILD_ID) {
-			memcpy(s->kernel_bid, d->build_id, d->build_id_size);
-			s->kernel_nbid = d->build_id_size;
+			memcpy(s->kern.bid, d->build_id, d->build_id_size);
+			s->kern.nbid = d->build_id_size;
 		}
-		if (!s->kernel_tried && load_kernel(s, d) < 0)
+		if (!s->kern.tried && kernsyms_load(&s->kern, &s->o, s->find, d) < 0)
 			return -1;
-		f->why = s->kernel_why;
+		f->why = s->kern.why;
 		return 0;
 	case FILE_MODULE:
 		/* which kernel's symbols would name a module is not known
 		 * yet: not loaded, so asked again */
-		if (!s->kernel_tried && s->kernel_nbid == 0 &&
+		if (!s->kern.tried && s->kern.nbid == 0 &&
 		    s->o.kallsyms == NULL && s->o.vmlinux == NULL) {
 			f->loaded = false;
 			f->why = why_no_kernel;
 			return 0;
 		}
-		if (!s->kernel_tried && load_kernel(s, NULL) < 0)
+		if (!s->kern.tried && kernsyms_load(&s->kern, &s->o, s->find, NULL) < 0)
 			return -1;
-		f->why = s->kernel_why;
+		f->why = s->kern.why;
 		return 0;
 	case FILE_PERFMAP: {
 		char p[64];
@@ -835,12 +602,12 @@ find_symbol(struct symbols *s, struct sfile *f, const struct sym_dso *d,
 		break;
 	case FILE_KERNEL:
 	case FILE_MODULE:
-		t = &s->kernel;
+		t = &s->kern.syms;
 		/* a vmlinux has none of the modules' symbols */
 		if (t->kind == SYMTAB_ELF && f->kind == FILE_MODULE)
 			return NULL;
 		if (t->kind == SYMTAB_ELF)
-			*va = addr - s->kernel_reloc;
+			*va = addr - s->kern.reloc;
 		break;
 	case FILE_PERFMAP:
 		break;
@@ -950,7 +717,7 @@ symbols_demangles(void)
 bool
 symbols_no_fds(const struct symbols *s)
 {
-	return s->no_fds || dsofind_no_fds(s->find);
+	return s->kern.no_fds || dsofind_no_fds(s->find);
 }
 
 const char *
@@ -975,8 +742,8 @@ symbols_file(struct symbols *s, const struct sym_dso *dso, const char **why)
 	if (f->kind == FILE_PERFMAP && f->source != NULL)
 		return f->source;
 	if ((f->kind == FILE_KERNEL || f->kind == FILE_MODULE) &&
-	    s->kernel_source != NULL)
-		return s->kernel_source;
+	    s->kern.source != NULL)
+		return s->kern.source;
 	if (f->why != NULL) {
 		if (why != NULL)
 			*why = f->why;

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The scopes of DWARF functions, for dwlines.c: for an address in a
+ * function, the inlined subroutines that hold it, outermost first.  A
+ * function's scopes are read from its DIEs once, at its first lookup,
+ * into an index that later lookups search (see dwscopes.c); their
+ * ranges come from a struct dwranges, and the work from a struct dwwork
+ * both shared with the caller.
+ */
+#ifndef P2G_DWSCOPES_H
+#define P2G_DWSCOPES_H
+
+#include <elfutils/libdw.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dwranges.h"
+#include "hashtab.h"
+
+/* More inlining than any compiler does: a deeper chain is cut. */
+#define DWSCOPES_MAX_DEPTH 64
+
+struct fn_index;
+
+/* The functions indexed (a zeroed struct, its ranges and work set, is
+ * an empty one). */
+struct dwscopes {
+	struct dwranges *ranges;
+	struct dwwork *work;
+	uint64_t marks;		/* level tables made */
+	struct fn_index *fns;	/* by die in index */
+	size_t nfns, cap_fns;
+	struct hashtab index;
+};
+
+void dwscopes_free(struct dwscopes *s);
+
+/*
+ * Into CHAIN (room for DWSCOPES_MAX_DEPTH), the inlined subroutines that
+ * hold ADDR in the function FN, outermost first: their number; -1 when
+ * out of memory or out of work (S->work is then spent).
+ */
+int dwscopes_chain(struct dwscopes *s, Dwarf_Die *fn, uint64_t addr,
+		   Dwarf_Off *chain);
+
+#endif
