@@ -364,30 +364,21 @@ index_children(struct dwlines *d, struct cu_index *ci, Dwarf_Die *parent,
 		return 0;
 	do {
 		Dwarf_Off off = dwarf_dieoffset(&child);
-		int rc;
+		int rc, tag;
 
 		if ((*budget)-- == 0 || off <= last ||
 		    !dwwork_spend(&d->work))
 			return 0;
 		last = off;
-		switch (dwarf_tag(&child)) {
-		case DW_TAG_subprogram:
+		tag = dwarf_tag(&child);
+		if (tag == DW_TAG_subprogram) {
 			rc = index_function(d, ci, &child, off);
 			if (rc != 0)
 				return rc < 0 ? -1 : 0;
-			break;
-		case DW_TAG_namespace:
-		case DW_TAG_module:
-		case DW_TAG_class_type:
-		case DW_TAG_structure_type:
-		case DW_TAG_union_type:
-			/* definitions nested in these, as clang puts them */
-			if (index_children(d, ci, &child, depth + 1,
-					   budget) < 0)
-				return -1;
-			break;
-		default:
-			break;
+		} else if (dwscopes_container(tag) &&
+			   index_children(d, ci, &child, depth + 1,
+					  budget) < 0) {
+			return -1;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return 0;

@@ -178,16 +178,9 @@ build_children(struct dwscopes *d, struct fn_index *fi, Dwarf_Die *parent,
 		case DW_TAG_catch_block:
 			rc = add_scope(d, fi, &child, tag, depth);
 			break;
-		case DW_TAG_namespace:
-		case DW_TAG_module:
-		case DW_TAG_class_type:
-		case DW_TAG_structure_type:
-		case DW_TAG_union_type:
-			/* definitions nested in these (as clang puts
-			 * them) have no range of their own around them */
-			rc = build_children(d, fi, &child, depth + 1);
-			break;
 		default:
+			if (dwscopes_container(tag))
+				rc = build_children(d, fi, &child, depth + 1);
 			break;
 		}
 		if (rc != 0)

@@ -10,7 +10,9 @@
 #ifndef P2G_DWSCOPES_H
 #define P2G_DWSCOPES_H
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +23,18 @@
 #define DWSCOPES_MAX_DEPTH 64
 
 struct fn_index;
+
+/* Whether a DIE of TAG (a namespace, module, class, structure or union)
+ * only holds definitions, as clang nests them: no range of its own is
+ * around them, and its children count as those of the level it is in
+ * (in the CU's functions and in a function's scopes alike). */
+static inline bool
+dwscopes_container(int tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_module ||
+	       tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
+	       tag == DW_TAG_union_type;
+}
 
 /* The functions indexed (a zeroed struct, its ranges and work set, is
  * an empty one). */
